@@ -1,0 +1,9 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.settings.production
+WORKDIR /app
+COPY pyproject.toml ./
+COPY . .
+RUN pip install --no-cache-dir . && DJANGO_SECRET_KEY=build DJANGO_ALLOWED_HOSTS=x DATABASE_URL=sqlite:////tmp/x.db \
+    python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]

@@ -1,0 +1,44 @@
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Colour(models.TextChoices):
+    """The seeds' rabbit colours on the score track."""
+
+    RED = "red", _("Red")
+    ORANGE = "orange", _("Orange")
+    YELLOW = "yellow", _("Yellow")
+    GREEN = "green", _("Green")
+    BLUE = "blue", _("Blue")
+    PURPLE = "purple", _("Purple")
+    PINK = "pink", _("Pink")
+    WHITE = "white", _("White")
+
+
+COLOUR_HEX = {
+    Colour.RED: "#d64545",
+    Colour.ORANGE: "#e8883a",
+    Colour.YELLOW: "#e6c229",
+    Colour.GREEN: "#3fa36b",
+    Colour.BLUE: "#3b7dd8",
+    Colour.PURPLE: "#8a5cc7",
+    Colour.PINK: "#e06fa8",
+    Colour.WHITE: "#e9e4da",
+}
+
+
+class User(AbstractUser):
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    colour = models.CharField(_("colour"), max_length=10, choices=Colour.choices, default=Colour.BLUE)
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def colour_hex(self) -> str:
+        return COLOUR_HEX.get(self.colour, "#888888")
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,31 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from . import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("profile/", views.profile, name="profile"),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            success_url=reverse_lazy("accounts:password_reset_done"),
+            email_template_name="registration/password_reset_email.txt",
+        ),
+        name="password_reset",
+    ),
+    path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(success_url=reverse_lazy("accounts:password_reset_complete")),
+        name="password_reset_confirm",
+    ),
+    path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path(
+        "password/change/",
+        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:profile")),
+        name="password_change",
+    ),
+]

@@ -1,0 +1,15 @@
+"""Test settings: the embedded default, unless DATABASE_URL / REDIS_URL say otherwise."""
+
+from .base import *  # noqa: F401,F403
+from .base import DATABASES, VAR_DIR
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_BROKER_URL = "memory://"
+CELERY_BROKER_TRANSPORT_OPTIONS = {}
+MEDIA_ROOT = VAR_DIR / "test-media"
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file, not memory: browser tests run a real server in another thread or process.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}

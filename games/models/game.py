@@ -1,0 +1,127 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Game(models.Model):
+    class Kind(models.TextChoices):
+        STORYTELLER = "storyteller", _("Storyteller")
+        THINK_ALIKE = "think_alike", _("Think Alike")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class Pace(models.TextChoices):
+        LIVE = "live", _("Live")
+        ASYNC = "async", _("Asynchronous")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private")
+
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.STORYTELLER)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.ASYNC)
+    phase_seconds = models.PositiveIntegerField(help_text=_("Time allowed for each phase."))
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
+    max_seats = models.PositiveSmallIntegerField()
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+    deck = models.ForeignKey("games.Deck", on_delete=models.PROTECT, null=True, blank=True, related_name="games")
+    options = models.JSONField(default=dict, blank=True)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+
+    # The engine's state; None until the game starts. Only services write it.
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    round = models.PositiveIntegerField(null=True, blank=True)
+    phase = models.CharField(max_length=16, blank=True)
+    is_paused = models.BooleanField(default=False)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "visibility", "-created_at"], name="game_lobby_idx"),
+            models.Index(fields=["deadline_at"], name="game_deadline_idx", condition=Q(status="active")),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(max_seats__gte=3) & Q(max_seats__lte=10), name="game_seats_3_to_10"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    def get_invite_url(self) -> str:
+        return reverse("games:invite", args=[self.invite_code])
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    colour = models.CharField(max_length=10, default="blue")
+    # Mirrors of the engine state, so lists ("My games", lobby) need no state decoding.
+    score = models.IntegerField(default=0)
+    to_act = models.BooleanField(default=False)
+    is_absent = models.BooleanField(default=False)
+    has_resigned = models.BooleanField(default=False)
+    is_winner = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.UniqueConstraint(fields=["game", "position"], name="seat_one_per_position"),
+        ]
+        indexes = [models.Index(fields=["user", "-joined_at"], name="seat_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.game} seat {self.position}"
+
+
+class Move(models.Model):
+    """Every action taken in a game, by a player or by a timeout: the audit trail.
+
+    The unique constraint is the database's own guard of "one clue, one
+    submission, one vote per player per round", behind the engine's checks.
+    """
+
+    ONCE_PER_ROUND = ["clue", "submit", "vote", "roll", "answer"]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves", null=True, blank=True)
+    round = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)
+    payload = models.JSONField(default=dict)
+    by_timeout = models.BooleanField(default=False)
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "round", "kind", "seat"],
+                condition=Q(kind__in=["clue", "submit", "vote", "roll", "answer"]),
+                name="move_once_per_round",
+            ),
+        ]

@@ -1,0 +1,81 @@
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.http import Http404
+
+from games.models import Game, Seat
+
+from .storyteller import storyteller_view
+
+VIEWS = {Game.Kind.STORYTELLER: storyteller_view}
+
+
+def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = None) -> bool:
+    if game.visibility == Game.Visibility.PUBLIC:
+        return True
+    if invite_code and invite_code == game.invite_code:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    seats = seats if seats is not None else game.seats.all()
+    return any(seat.user_id == user.pk for seat in seats)
+
+
+def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
+    """The game and its seats (with users), or 404 for a game this viewer may not see."""
+    try:
+        game = Game.objects.select_related("creator").get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise Http404("no such game") from None
+    seats = list(game.seats.select_related("user").order_by("position"))
+    if not game_visible_to(game=game, user=user, seats=seats):
+        raise Http404("no such game")
+    return game, seats
+
+
+def game_view(*, game: Game, seats: list[Seat], user) -> dict:
+    """The whole game as this viewer may see it; the pages and the API render this."""
+    return VIEWS[game.kind](game=game, seats=seats, viewer=user)
+
+
+def games_open_public(*, exclude_user=None):
+    games = (
+        Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+        .select_related("creator")
+        .annotate(seated=Count("seats"))
+        .order_by("-created_at")
+    )
+    if exclude_user is not None and exclude_user.is_authenticated:
+        games = games.annotate(
+            joined=Exists(Seat.objects.filter(game=OuterRef("pk"), user=exclude_user))
+        )
+    return games
+
+
+def games_for_user(*, user, status: str | None = None):
+    """Every game the user sits in, those waiting for the user first, then by deadline."""
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    games = (
+        Game.objects.filter(seats__user=user)
+        .exclude(status=Game.Status.CANCELLED)
+        .annotate(
+            my_turn=Exists(mine.filter(to_act=True)),
+            seated=Count("seats", distinct=True),
+        )
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position")))
+    )
+    if status:
+        games = games.filter(status=status)
+    order = {
+        Game.Status.ACTIVE: 0,
+        Game.Status.OPEN: 1,
+        Game.Status.FINISHED: 2,
+    }
+    return sorted(
+        games,
+        key=lambda g: (
+            not g.my_turn,
+            order.get(g.status, 3),
+            g.deadline_at is None,
+            g.deadline_at or g.created_at,
+            -g.pk,
+        ),
+    )

@@ -1,0 +1,154 @@
+"""The Storyteller game as one viewer may see it.
+
+The rules of secrecy live here: a hand is shown to its owner only; the table
+shows no owners before the reveal; votes and owners appear only in the record
+of a revealed round.
+"""
+
+from games.engine import storyteller as engine
+from games.models import Card, Game, Seat
+
+
+def _card(card: Card | None, card_id: int) -> dict:
+    if card is None:  # a card deleted from the database by hand: still playable
+        return {"id": card_id, "image": "", "alt": ""}
+    return {"id": card.pk, "image": card.image.url if card.image else "", "alt": card.alt_text}
+
+
+def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
+    by_position = {seat.position: seat for seat in seats}
+    me = next((s for s in seats if viewer is not None and viewer.is_authenticated and s.user_id == viewer.pk), None)
+
+    def player(position):
+        seat = by_position.get(position)
+        return seat.user.username if seat else None
+
+    view = {
+        "id": game.pk,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "round": game.round,
+        "phase": None,
+        "deadline_at": game.deadline_at.isoformat() if game.deadline_at else None,
+        "paused": game.is_paused,
+        "pace": game.pace,
+        "phase_seconds": game.phase_seconds,
+        "visibility": game.visibility,
+        "seats": game.max_seats,
+        "creator": game.creator.username,
+        "options": game.options,
+        "storyteller": None,
+        "clue": None,
+        "players": [
+            {
+                "username": seat.user.username,
+                "name": seat.user.name,
+                "seat": seat.position,
+                "score": seat.score,
+                "colour": seat.colour,
+                "to_act": seat.to_act,
+                "absent": seat.is_absent,
+                "resigned": seat.has_resigned,
+            }
+            for seat in seats
+        ],
+        "names": {seat.user.username: seat.user.name for seat in seats},
+        "hand": [],
+        "table": [],
+        "cards_to_submit": None,
+        "you": None,
+        "waiting_for": [],
+        "waiting_names": [],
+        "last_round": None,
+        "winners": [],
+    }
+    if me is not None:
+        view["you"] = {
+            "username": me.user.username,
+            "seat": me.position,
+            "to_act": me.to_act,
+            "is_creator": game.creator_id == me.user_id,
+            "is_storyteller": False,
+            "submitted": [],
+            "vote": None,
+        }
+        if game.visibility == Game.Visibility.PRIVATE and game.creator_id == me.user_id:
+            view["invite_code"] = game.invite_code
+    if game.state is None:
+        return view
+
+    state = engine.from_dict(game.state)
+    view["phase"] = None if state.phase == engine.Phase.FINISHED else str(state.phase)
+    view["storyteller"] = player(state.storyteller) if state.storyteller is not None else None
+    view["clue"] = state.clue
+    view["cards_to_submit"] = engine.cards_to_submit(state)
+    view["draw_pile"] = len(state.draw_pile)
+    waiting = sorted(engine.to_act(state)) if view["phase"] else []
+    view["waiting_for"] = [player(pos) for pos in waiting]
+    view["waiting_names"] = [by_position[pos].user.name for pos in waiting if pos in by_position]
+
+    # Every card this viewer may see, fetched in one query.
+    wanted: set[int] = set()
+    my_story_card = None
+    if me is not None:
+        wanted.update(state.hands[me.position])
+        wanted.update(state.submissions.get(me.position, ()))
+        if state.storyteller == me.position and state.phase != engine.Phase.FINISHED:
+            my_story_card = state.storyteller_card
+            if my_story_card is not None:
+                wanted.add(my_story_card)
+    if state.phase == engine.Phase.VOTE:
+        wanted.update(state.table)
+    last = state.last_round
+    if last is not None:
+        wanted.update(last.table)
+    cards = Card.objects.in_bulk(wanted) if wanted else {}
+
+    if me is not None:
+        you = view["you"]
+        view["hand"] = [_card(cards.get(cid), cid) for cid in state.hands[me.position]]
+        you["is_storyteller"] = state.storyteller == me.position
+        if my_story_card is not None:
+            you["storyteller_card"] = _card(cards.get(my_story_card), my_story_card)
+        you["submitted"] = [_card(cards.get(cid), cid) for cid in state.submissions.get(me.position, ())]
+        if state.phase == engine.Phase.VOTE:
+            you["vote"] = state.votes.get(me.position)
+
+    if state.phase == engine.Phase.VOTE:
+        mine = set(state.submissions.get(me.position, ())) if me is not None else set()
+        if me is not None and state.storyteller == me.position:
+            mine.add(state.storyteller_card)
+        view["table"] = [
+            _card(cards.get(cid), cid) | {"position": index + 1, "mine": cid in mine}
+            for index, cid in enumerate(state.table)
+        ]
+        for item in view["table"]:
+            del item["id"]  # a table card's id would let a client match it to a hand seen earlier
+
+    if last is not None:
+        votes_by_position: dict[int, list[str]] = {}
+        for voter, position in sorted(last.votes.items()):
+            votes_by_position.setdefault(position, []).append(player(voter))
+        storyteller_position = last.table.index(last.storyteller_card) + 1 if last.storyteller_card in last.table else None
+        view["last_round"] = {
+            "round": last.round,
+            "storyteller": player(last.storyteller),
+            "clue": last.clue,
+            "skipped": last.skipped,
+            "storyteller_position": storyteller_position,
+            "table": [
+                _card(cards.get(cid), cid)
+                | {
+                    "position": index + 1,
+                    "owner": player(last.owners[cid]),
+                    "voters": votes_by_position.get(index + 1, []),
+                }
+                for index, cid in enumerate(last.table)
+            ],
+            "points": {player(pos): pts for pos, pts in sorted(last.points.items())},
+        }
+    if state.phase == engine.Phase.FINISHED:
+        view["winners"] = [player(pos) for pos in engine.winners(state)]
+        view["standings"] = sorted(view["players"], key=lambda p: (-p["score"], p["seat"]))
+    return view

@@ -1,0 +1,53 @@
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.errors import RuleError
+
+
+class GameError(Exception):
+    """A request the game cannot carry out; nothing was changed.
+
+    ``kind`` tells callers how to answer: "invalid" (malformed input, 400),
+    "forbidden" (not yours, 403), "not_found" (404) or "conflict" (not allowed
+    now, 409).
+    """
+
+    def __init__(self, code: str, message, kind: str = "conflict"):
+        super().__init__(str(message))
+        self.code = code
+        self.message = message
+        self.kind = kind
+
+
+# Engine codes that mean the input itself is wrong, whatever the game's state.
+INVALID_INPUT_CODES = {
+    "bad_action",
+    "clue_empty",
+    "clue_too_long",
+    "wrong_card_count",
+    "bad_position",
+    "bad_answer",
+    "answer_too_long",
+}
+
+MESSAGES = {
+    "wrong_phase": _("That is not what the game is waiting for now."),
+    "not_your_turn": _("It is not your turn to do that."),
+    "not_in_hand": _("That card is not in your hand."),
+    "own_card": _("You cannot vote for your own card."),
+    "already_voted": _("You have already voted this round."),
+    "already_submitted": _("You have already handed in your card this round."),
+    "bad_position": _("There is no card at that position on the table."),
+    "clue_empty": _("Write a clue first."),
+    "clue_too_long": _("That clue is too long."),
+    "wrong_card_count": _("Choose the number of cards asked for."),
+    "not_a_player": _("You do not play in this game."),
+    "resigned": _("You have resigned from this game."),
+    "game_finished": _("This game is over."),
+    "bad_action": _("That request is not understood."),
+    "stale": _("The game has moved on since you loaded the page; look again and retry."),
+}
+
+
+def from_rule_error(error: RuleError) -> GameError:
+    kind = "invalid" if error.code in INVALID_INPUT_CODES else "conflict"
+    return GameError(error.code, MESSAGES.get(error.code, error.message), kind)

@@ -1,0 +1,49 @@
+"""Tell open pages that a game changed: ids and versions, never secrets.
+
+Pages react by fetching their own fragments over HTTP (notify, then fetch), so
+a lost message costs only a little delay: pages also re-check on a timer.
+"""
+
+import logging
+from functools import partial
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def game_changed(*, game, user_ids=(), lobby: bool = False) -> None:
+    """After commit, tell the game's group, the given users and maybe the lobby."""
+    message = {"type": "game.changed", "game": game.pk, "version": game.version}
+    groups = [game_group(game.pk), *(user_group(uid) for uid in user_ids)]
+    if lobby:
+        groups.append(LOBBY_GROUP)
+    transaction.on_commit(partial(_send, groups, message))
+
+
+def user_notified(*, user_id: int, unread: int) -> None:
+    message = {"type": "notifications.changed", "unread": unread}
+    transaction.on_commit(partial(_send, [user_group(user_id)], message))
+
+
+def _send(groups, message) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        for group in groups:
+            async_to_sync(layer.group_send)(group, message)
+    except Exception:  # a page that misses this catches up on its next check
+        log.warning("could not publish %s to %s", message, groups, exc_info=True)

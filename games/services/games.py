@@ -1,0 +1,304 @@
+"""Creating, joining, starting and playing games."""
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import Colour
+from games.engine.errors import RuleError
+from games.models import Deck, Game, Move, Seat
+
+from . import events
+from .errors import GameError, from_rule_error
+from .kinds import kind_spec
+from .locking import game_lock
+
+ASYNC_MIN_SECONDS = 3600
+ASYNC_MAX_SECONDS = 3 * 24 * 3600
+
+
+def default_phase_seconds(pace: str) -> int:
+    if pace == Game.Pace.LIVE:
+        return settings.FABULA_LIVE_PHASE_SECONDS
+    return 24 * 3600
+
+
+def game_create(
+    *,
+    creator,
+    kind: str = Game.Kind.STORYTELLER,
+    max_seats: int,
+    pace: str = Game.Pace.ASYNC,
+    phase_seconds: int | None = None,
+    visibility: str = Game.Visibility.PUBLIC,
+    deck: Deck | None = None,
+    options: dict | None = None,
+) -> Game:
+    spec = kind_spec(kind)
+    if not isinstance(max_seats, int) or not spec.min_seats <= max_seats <= spec.max_seats:
+        raise GameError(
+            "bad_seats",
+            _("Choose from %(min)d to %(max)d seats.") % {"min": spec.min_seats, "max": spec.max_seats},
+            "invalid",
+        )
+    if pace not in Game.Pace.values:
+        raise GameError("bad_pace", _("Choose a live or an asynchronous pace."), "invalid")
+    if visibility not in Game.Visibility.values:
+        raise GameError("bad_visibility", _("Choose a public or a private game."), "invalid")
+    if pace == Game.Pace.LIVE:
+        phase_seconds = settings.FABULA_LIVE_PHASE_SECONDS
+    elif phase_seconds is None:
+        phase_seconds = default_phase_seconds(pace)
+    elif not isinstance(phase_seconds, int) or not ASYNC_MIN_SECONDS <= phase_seconds <= ASYNC_MAX_SECONDS:
+        raise GameError("bad_deadline", _("An asynchronous phase lasts from one hour to three days."), "invalid")
+    options = _clean_options(kind, options or {})
+    if kind == Game.Kind.STORYTELLER:
+        deck = deck or Deck.objects.filter(is_active=True).order_by("pk").first()
+        if deck is None or not deck.is_active:
+            raise GameError("no_deck", _("There is no active card deck to play with."), "invalid")
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind,
+            max_seats=max_seats,
+            pace=pace,
+            phase_seconds=phase_seconds,
+            visibility=visibility,
+            creator=creator,
+            deck=deck,
+            options=options,
+        )
+        Seat.objects.create(game=game, user=creator, position=0, colour=creator.colour)
+        events.game_changed(game=game, user_ids=[creator.pk], lobby=visibility == Game.Visibility.PUBLIC)
+    return game
+
+
+def _clean_options(kind: str, options: dict) -> dict:
+    if not isinstance(options, dict):
+        raise GameError("bad_options", _("Game options must be an object."), "invalid")
+    cleaned = {}
+    if kind == Game.Kind.STORYTELLER:
+        target = options.get("target_score")
+        if target not in (None, ""):
+            if not isinstance(target, int) or not 5 <= target <= 100:
+                raise GameError("bad_options", _("A target score is from 5 to 100 points."), "invalid")
+            cleaned["target_score"] = target
+    return cleaned
+
+
+def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if game.visibility == Game.Visibility.PRIVATE and not (
+            invite_code and secrets.compare_digest(str(invite_code), game.invite_code)
+        ):
+            raise GameError("invite_required", _("This game is private: you need its invite link."), "forbidden")
+        if game.status != Game.Status.OPEN:
+            raise GameError("not_open", _("This game is no longer taking players."))
+        seats = list(game.seats.select_related("user"))
+        if any(seat.user_id == user.pk for seat in seats):
+            raise GameError("already_joined", _("You are already in this game."))
+        if len(seats) >= game.max_seats:
+            raise GameError("game_full", _("This game is full."))
+        taken = {seat.colour for seat in seats}
+        colour = user.colour if user.colour not in taken else next(c for c in Colour.values if c not in taken)
+        try:
+            with transaction.atomic():
+                Seat.objects.create(game=game, user=user, position=len(seats), colour=colour)
+        except IntegrityError:
+            raise GameError("already_joined", _("You are already in this game.")) from None
+        game.version += 1
+        game.save(update_fields=["version"])
+        user_ids = [seat.user_id for seat in seats] + [user.pk]
+        if len(seats) + 1 == game.max_seats:
+            _start(game, now=timezone.now())
+        events.game_changed(game=game, user_ids=user_ids, lobby=game.visibility == Game.Visibility.PUBLIC)
+    return game
+
+
+def game_leave(*, game_id, user) -> Game:
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameError("not_open", _("You can only leave a game that has not started; resign instead."))
+        seats = list(game.seats.all())
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is None:
+            raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
+        mine.delete()
+        rest = [seat for seat in seats if seat.pk != mine.pk]
+        # Close the gap in seat order; two passes keep (game, position) unique at every step.
+        Seat.objects.filter(pk__in=[seat.pk for seat in rest]).update(position=F("position") + 100)
+        for position, seat in enumerate(rest):
+            Seat.objects.filter(pk=seat.pk).update(position=position)
+        fields = ["version"]
+        if not rest:
+            game.status = Game.Status.CANCELLED
+            fields.append("status")
+        elif game.creator_id == user.pk:
+            game.creator_id = rest[0].user_id
+            fields.append("creator")
+        game.version += 1
+        game.save(update_fields=fields)
+        events.game_changed(
+            game=game, user_ids=[s.user_id for s in seats], lobby=game.visibility == Game.Visibility.PUBLIC
+        )
+    return game
+
+
+def game_start(*, game_id, user) -> Game:
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if game.creator_id != user.pk:
+            raise GameError("not_creator", _("Only the game's creator can start it."), "forbidden")
+        if game.status != Game.Status.OPEN:
+            raise GameError("not_open", _("This game has already started."))
+        spec = kind_spec(game.kind)
+        if game.seats.count() < spec.min_seats:
+            raise GameError(
+                "too_few_players", _("At least %(min)d players are needed to start.") % {"min": spec.min_seats}
+            )
+        _start(game, now=timezone.now())
+        events.game_changed(
+            game=game,
+            user_ids=list(game.seats.values_list("user_id", flat=True)),
+            lobby=game.visibility == Game.Visibility.PUBLIC,
+        )
+    return game
+
+
+def _start(game: Game, *, now: datetime) -> None:
+    """Deal and open round 1; the caller holds the lock."""
+    spec = kind_spec(game.kind)
+    state = spec.new_state(game, secrets.SystemRandom())
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    # The table closes at the seats taken: the game is as big as its players.
+    game.max_seats = game.seats.count()
+    _persist(game, spec, before=None, after=state, now=now)
+
+
+def game_act(*, game_id, user, action: dict, expected_round: int | None = None, now: datetime | None = None) -> Game:
+    """Apply one player's action: a clue, a submission, a vote...
+
+    ``expected_round`` guards forms built for an earlier round (a vote position
+    means another card in another round).
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise GameError("bad_action", _("That request is not understood."), "invalid")
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        seat = _seat_of(game, user)
+        if game.status == Game.Status.FINISHED:
+            raise GameError("game_finished", _("This game is over."))
+        if game.status != Game.Status.ACTIVE:
+            raise GameError("not_started", _("This game has not started yet."))
+        if expected_round is not None and expected_round != game.round:
+            raise from_rule_error(RuleError("stale", "stale"))
+        spec = kind_spec(game.kind)
+        before = spec.engine.from_dict(game.state)
+        try:
+            if action["type"] == "resign":
+                after = spec.engine.resign(before, seat=seat.position, rng=secrets.SystemRandom())
+            else:
+                after = spec.engine.apply(before, seat=seat.position, action=action, rng=secrets.SystemRandom())
+        except RuleError as error:
+            raise from_rule_error(error) from None
+        _record_move(game, seat, before, action, by_timeout=False)
+        _persist(game, spec, before=before, after=after, now=now)
+    return game
+
+
+def game_resign(*, game_id, user) -> Game:
+    return game_act(game_id=game_id, user=user, action={"type": "resign"})
+
+
+def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
+    """The deadline of the phase seen at ``version`` passed: apply the timeout rules.
+
+    Idempotent: if the game moved on (another version), is not due, or is paused,
+    nothing changes. Returns whether it expired the phase.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if (
+            game.version != version
+            or game.status != Game.Status.ACTIVE
+            or game.deadline_at is None
+            or game.deadline_at > now
+        ):
+            return False
+        spec = kind_spec(game.kind)
+        before = spec.engine.from_dict(game.state)
+        after = spec.engine.expire(before, rng=secrets.SystemRandom())
+        _persist(game, spec, before=before, after=after, now=now)
+    return True
+
+
+def _seat_of(game: Game, user) -> Seat:
+    if user is None or not user.is_authenticated:
+        raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
+    return seat
+
+
+def _record_move(game: Game, seat: Seat, before, action: dict, *, by_timeout: bool) -> None:
+    kind = action["type"]
+    payload = {key: value for key, value in action.items() if key != "type"}
+    try:
+        with transaction.atomic():
+            Move.objects.create(
+                game=game, seat=seat, round=before.round, kind=kind, payload=payload,
+                by_timeout=by_timeout, version=game.version + 1,
+            )
+    except IntegrityError:
+        # The engine already refuses a second action; this is the database's word on it.
+        raise GameError("already_acted", _("You have already done that this round.")) from None
+
+
+def _phase_key(state) -> tuple:
+    return (state.round, str(state.phase), getattr(state, "storyteller", None), getattr(state, "turn", None))
+
+
+def _persist(game: Game, spec, *, before, after, now: datetime) -> None:
+    """Write the engine's new state, mirrors, records, deadline, version; notify after commit."""
+    engine = spec.engine
+    finished = str(after.phase) == "finished"
+    paused = (not finished) and engine.is_paused(after)
+    game.state = engine.to_dict(after)
+    game.round = after.round
+    game.phase = str(after.phase)
+    game.version += 1
+    if finished:
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.deadline_at = None
+    elif paused:
+        game.deadline_at = None
+    elif before is None or game.is_paused or _phase_key(before) != _phase_key(after) or game.deadline_at is None:
+        game.deadline_at = now + timedelta(seconds=game.phase_seconds)
+    game.is_paused = paused
+    game.save()
+
+    spec.record_rounds(game, before, after, now)
+
+    to_act = engine.to_act(after) if not finished else frozenset()
+    winners = set(engine.winners(after)) if finished else set()
+    present = engine.present_seats(after)
+    seats = list(game.seats.all())
+    for seat in seats:
+        seat.score = after.scores[seat.position]
+        seat.to_act = seat.position in to_act
+        seat.is_absent = seat.position not in present and seat.position not in after.resigned
+        seat.has_resigned = seat.position in after.resigned
+        seat.is_winner = seat.position in winners
+    Seat.objects.bulk_update(seats, ["score", "to_act", "is_absent", "has_resigned", "is_winner"])
+    events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])

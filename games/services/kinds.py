@@ -1,0 +1,95 @@
+"""What the services need to know about each kind of game, beside its engine."""
+
+from dataclasses import dataclass
+from typing import Callable
+
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import storyteller
+from games.models import Card, Game, StorytellerRound
+
+from .errors import GameError
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    engine: object
+    min_seats: int
+    max_seats: int
+    new_state: Callable  # (game, rng) -> engine state
+    record_rounds: Callable  # (game, before, after, now) -> None
+
+
+def _storyteller_new_state(game: Game, rng):
+    card_ids = list(Card.objects.in_play().filter(deck_id=game.deck_id).values_list("id", flat=True))
+    options = storyteller.Options(
+        hand_size=game.options.get("hand_size"),
+        target_score=game.options.get("target_score"),
+    )
+    seats = game.seats.count()
+    needed = seats * (7 if seats == 3 else 6) + seats
+    if len(card_ids) < needed:
+        raise GameError("deck_too_small", _("This deck has too few cards for this many players."))
+    return storyteller.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
+
+
+def _storyteller_record_rounds(game: Game, before, after, now) -> None:
+    done = len(before.history) if before is not None else 0
+    new_rounds = after.history[done:]
+    if not new_rounds:
+        return
+    rows = []
+    # Scores after each new round: the final scores minus the points of later new rounds.
+    running = list(after.scores)
+    after_scores = []
+    for result in reversed(new_rounds):
+        after_scores.append(list(running))
+        for seat, pts in result.points.items():
+            running[seat] -= pts
+    after_scores.reverse()
+    for result, scores in zip(new_rounds, after_scores):
+        votes_by_position: dict[int, list[int]] = {}
+        for voter, position in sorted(result.votes.items()):
+            votes_by_position.setdefault(position, []).append(voter)
+        table = [
+            {
+                "position": index + 1,
+                "card": card,
+                "owner": result.owners[card],
+                "voters": votes_by_position.get(index + 1, []),
+            }
+            for index, card in enumerate(result.table)
+        ]
+        rows.append(
+            StorytellerRound(
+                game=game,
+                number=result.round,
+                storyteller=result.storyteller,
+                clue=result.clue or "",
+                storyteller_card_id=result.storyteller_card,
+                skipped=result.skipped,
+                table=table,
+                points={str(seat): pts for seat, pts in result.points.items()},
+                scores_after={str(seat): score for seat, score in enumerate(scores)},
+                revealed_at=now,
+            )
+        )
+    StorytellerRound.objects.bulk_create(rows)
+
+
+KINDS = {
+    Game.Kind.STORYTELLER: KindSpec(
+        engine=storyteller,
+        min_seats=3,
+        max_seats=6,
+        new_state=_storyteller_new_state,
+        record_rounds=_storyteller_record_rounds,
+    ),
+}
+
+
+def kind_spec(kind: str) -> KindSpec:
+    try:
+        return KINDS[kind]
+    except KeyError:
+        raise GameError("bad_kind", _("There is no such game to play."), "invalid") from None

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("lobby/fragment/", views.lobby_fragment, name="lobby_fragment"),
+    path("mine/", views.mine, name="mine"),
+    path("mine/fragment/", views.mine_fragment, name="mine_fragment"),
+    path("new/", views.create, name="create"),
+    path("rules/<str:kind>/", views.rules, name="rules"),
+    path("invite/<str:code>/", views.invite, name="invite"),
+    path("<int:game_id>/", views.detail, name="detail"),
+    path("<int:game_id>/board/", views.board_fragment, name="board"),
+    path("<int:game_id>/join/", views.join, name="join"),
+    path("<int:game_id>/leave/", views.leave, name="leave"),
+    path("<int:game_id>/start/", views.start, name="start"),
+    path("<int:game_id>/act/", views.act, name="act"),
+]

@@ -1,0 +1,203 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from .forms import GameCreateForm
+from .models import Game
+from .selectors.games import game_get_for_viewer, game_view, games_for_user, games_open_public
+from .services.errors import GameError
+from .services.games import game_act, game_create, game_join, game_leave, game_start
+
+
+def _is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def home(request):
+    if request.user.is_authenticated:
+        return redirect("games:mine")
+    return render(request, "home.html")
+
+
+@require_GET
+def rules(request, kind: str):
+    if kind != Game.Kind.STORYTELLER:
+        raise Http404
+    return render(request, "games/rules_storyteller.html")
+
+
+def lobby(request):
+    games = games_open_public(exclude_user=request.user)
+    return render(request, "games/lobby.html", {"games": games})
+
+
+@require_GET
+def lobby_fragment(request):
+    games = games_open_public(exclude_user=request.user)
+    return render(request, "games/partials/lobby_list.html", {"games": games})
+
+
+@login_required
+def mine(request):
+    return render(request, "games/mine.html", {"games": games_for_user(user=request.user)})
+
+
+@login_required
+@require_GET
+def mine_fragment(request):
+    return render(request, "games/partials/mine_list.html", {"games": games_for_user(user=request.user)})
+
+
+@login_required
+def create(request):
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = game_create(
+                creator=request.user,
+                kind=Game.Kind.STORYTELLER,
+                max_seats=data["max_seats"],
+                pace=data["pace"],
+                phase_seconds=data["phase_hours"] * 3600,
+                visibility=data["visibility"],
+                deck=data["deck"],
+                options={"target_score": data["target_score"]},
+            )
+        except GameError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(game)
+    return render(request, "games/create.html", {"form": form})
+
+
+def _game_context(request, game_id):
+    game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+    return {"game": game, "seats": seats, "view": game_view(game=game, seats=seats, user=request.user)}
+
+
+def detail(request, game_id: int):
+    return render(request, "games/detail.html", _game_context(request, game_id))
+
+
+@require_GET
+def board_fragment(request, game_id: int):
+    return render(request, "games/partials/board.html", _game_context(request, game_id))
+
+
+def invite(request, code: str):
+    game = get_object_or_404(Game.objects.select_related("creator"), invite_code=code)
+    if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
+        return redirect(game)
+    return render(
+        request,
+        "games/invite.html",
+        {"game": game, "seated": game.seats.count(), "code": code},
+    )
+
+
+def _after_action(request, game_id, error: GameError | None = None, success: str | None = None):
+    """Answer a form post: the fresh board for htmx, a redirect otherwise (post/redirect/get)."""
+    if _is_htmx(request):
+        context = _game_context(request, game_id)
+        context["error"] = error.message if error else None
+        response = render(request, "games/partials/board.html", context)
+        return response
+    if error:
+        messages.error(request, error.message)
+    elif success:
+        messages.success(request, success)
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def join(request, game_id: int):
+    try:
+        game_join(game_id=game_id, user=request.user, invite_code=request.POST.get("invite_code") or None)
+    except GameError as error:
+        if error.kind == "not_found":
+            raise Http404 from None
+        messages.error(request, error.message)
+        if error.code == "invite_required":
+            return redirect("games:lobby")
+        return redirect("games:detail", game_id=game_id) if error.code != "game_full" else redirect("games:lobby")
+    messages.success(request, _("You have joined the game."))
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def leave(request, game_id: int):
+    try:
+        game_leave(game_id=game_id, user=request.user)
+    except GameError as error:
+        if error.kind == "not_found":
+            raise Http404 from None
+        messages.error(request, error.message)
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("You have left the game."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def start(request, game_id: int):
+    try:
+        game_start(game_id=game_id, user=request.user)
+    except GameError as error:
+        if error.kind == "not_found":
+            raise Http404 from None
+        return _after_action(request, game_id, error)
+    return _after_action(request, game_id)
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise GameError("bad_action", _("That request is not understood."), "invalid") from None
+
+
+def action_from_post(post) -> tuple[dict, int | None]:
+    """Read a game action from a page's form; the engine judges it."""
+    kind = post.get("type")
+    expected_round = _int(post["round"]) if post.get("round") else None
+    if kind == "clue":
+        return {"type": "clue", "card": _int(post.get("card")), "text": post.get("text", "")}, expected_round
+    if kind == "submit":
+        return {"type": "submit", "cards": [_int(c) for c in post.getlist("cards")]}, expected_round
+    if kind == "vote":
+        return {"type": "vote", "position": _int(post.get("position"))}, expected_round
+    if kind == "resign":
+        return {"type": "resign"}, None
+    raise GameError("bad_action", _("That request is not understood."), "invalid")
+
+
+SUCCESS = {
+    "clue": _("Your clue is given."),
+    "submit": _("Your card is handed in."),
+    "vote": _("Your vote is cast."),
+    "resign": _("You have resigned."),
+}
+
+
+@login_required
+@require_POST
+def act(request, game_id: int):
+    try:
+        action, expected_round = action_from_post(request.POST)
+        game_act(game_id=game_id, user=request.user, action=action, expected_round=expected_round)
+    except GameError as error:
+        if error.kind == "not_found":
+            raise Http404 from None
+        return _after_action(request, game_id, error)
+    return _after_action(request, game_id, success=SUCCESS.get(action["type"]))
+
+
+def healthz(request):
+    return HttpResponse("ok", content_type="text/plain")
