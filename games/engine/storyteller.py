@@ -1,0 +1,672 @@
+"""Storyteller: the pure rules engine (rules/storyteller.md).
+
+A state is an immutable value; every action takes a state and returns a new one,
+or raises ``RuleError`` and leaves the given state as it was. Nothing here reads
+the clock, touches a database or uses the global ``random`` functions: whatever
+needs chance takes an ``rng`` (``secrets.SystemRandom()`` in services,
+``random.Random(seed)`` in tests).
+
+Where cards are during a round:
+- clue phase: in hands, the draw pile and the discard;
+- submit phase: also ``storyteller_card`` and the cards in ``submissions``;
+- vote phase: ``table`` holds the storyteller's card and every submitted card
+  (``storyteller_card`` and ``submissions`` still say who played what);
+- after the reveal the table goes to the discard.
+
+Decisions where the rules leave room (online play):
+- A game with more than 3 seats keeps the 4+ player rules after resignations leave
+  3 players: hand size, cards to submit and scoring follow ``seats``.
+- A paused game (fewer than 3 present players) has no deadline: ``expire`` raises
+  ``RuleError("paused")`` and absent players are not played automatically; the
+  game waits until someone absent acts again.
+- A resigned seat keeps its hand (unseen, never refilled); its cards already on
+  the table still earn a point per vote.
+- The game ends after a played round whose refill leaves the draw pile empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, Protocol
+
+from games.engine.errors import RuleError
+
+CardId = int
+
+ABSENT_AFTER = 2  # consecutive missed deadlines that mark a player absent
+CLUE_MAX_LENGTH = 200
+MIN_SEATS = 3
+MAX_SEATS = 6
+SCHEMA = 1  # version of the to_dict() layout
+
+
+class Phase(StrEnum):
+    CLUE = "clue"
+    SUBMIT = "submit"
+    VOTE = "vote"
+    FINISHED = "finished"
+
+
+class Rng(Protocol):
+    """The part of ``random.Random`` the engine uses."""
+
+    def shuffle(self, x: list[Any]) -> None: ...
+
+    def sample(self, population: Sequence[Any], k: int) -> list[Any]: ...
+
+
+@dataclass(frozen=True)
+class Options:
+    hand_size: int | None = None  # None: 6, or 7 with 3 players
+    target_score: int | None = None  # house rule: also ends the game after the round it is reached
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The record of one finished round (reveal, history, statistics, replays)."""
+
+    round: int
+    storyteller: int
+    clue: str | None  # None when the storyteller lost the turn
+    storyteller_card: CardId | None
+    table: tuple[CardId, ...]  # position p (1-based) is table[p-1]; empty when skipped
+    owners: dict[CardId, int]  # card -> seat that played it (storyteller included)
+    votes: dict[int, int]  # voter seat -> position voted (abstainers absent)
+    points: dict[int, int]  # every seat -> points gained this round (0 included)
+    skipped: bool  # the storyteller gave no clue in time: no cards, no points
+
+
+@dataclass(frozen=True)
+class State:
+    seats: int  # seats are 0..seats-1 in clockwise order
+    options: Options
+    round: int  # 1-based
+    phase: Phase
+    storyteller: int | None  # None in round 1 until someone gives the first clue
+    clue: str | None
+    storyteller_card: CardId | None
+    draw_pile: tuple[CardId, ...]  # top of the pile is index 0
+    discard: tuple[CardId, ...]
+    hands: tuple[tuple[CardId, ...], ...]
+    submissions: dict[int, tuple[CardId, ...]]  # seat -> cards handed in (not the storyteller's)
+    table: tuple[CardId, ...]  # set when the vote phase starts
+    votes: dict[int, int]  # voter seat -> position, this round
+    scores: tuple[int, ...]
+    misses: tuple[int, ...]  # consecutive missed deadlines; >= ABSENT_AFTER means absent
+    resigned: frozenset[int]
+    last_round: RoundResult | None
+    history: tuple[RoundResult, ...]  # every finished round, in order
+
+
+# --- reading a state -------------------------------------------------------------
+
+
+def hand_size(state: State) -> int:
+    return _hand_size(state.seats, state.options)
+
+
+def cards_to_submit(state: State) -> int:
+    return _cards_to_submit(state.seats)
+
+
+def is_absent(state: State, seat: int) -> bool:
+    return state.misses[seat] >= ABSENT_AFTER
+
+
+def present_seats(state: State) -> frozenset[int]:
+    return frozenset(s for s in _active(state) if not is_absent(state, s))
+
+
+def is_paused(state: State) -> bool:
+    return state.phase != Phase.FINISHED and len(present_seats(state)) < MIN_SEATS
+
+
+def to_act(state: State) -> frozenset[int]:
+    """The seats whose action the game waits for now."""
+    if state.phase == Phase.FINISHED:
+        return frozenset()
+    active = _active(state)
+    if state.phase == Phase.CLUE:
+        if state.storyteller is None:
+            return frozenset(active)
+        return frozenset({state.storyteller})
+    done = state.submissions if state.phase == Phase.SUBMIT else state.votes
+    return frozenset(s for s in active if s != state.storyteller and s not in done)
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """Once finished: the non-resigned seats with the top score (ties share)."""
+    if state.phase != Phase.FINISHED:
+        return ()
+    active = _active(state)
+    if not active:
+        return ()
+    top = max(state.scores[s] for s in active)
+    return tuple(s for s in active if state.scores[s] == top)
+
+
+# --- scoring ---------------------------------------------------------------------
+
+
+def score_round(
+    *,
+    storyteller: int,
+    storyteller_position: int,
+    owners_by_position: Mapping[int, int],
+    votes: Mapping[int, int],
+    three_players: bool,
+) -> dict[int, int]:
+    """Points of one round for every seat appearing (storyteller, owners, voters).
+
+    Only votes cast count: abstainers are simply absent from ``votes``.
+    """
+    points = {storyteller: 0}
+    for seat in owners_by_position.values():
+        points[seat] = 0
+    for seat in votes:
+        points[seat] = 0
+    if not votes:
+        return points
+    finders = [voter for voter, position in votes.items() if position == storyteller_position]
+    if not finders or len(finders) == len(votes):
+        for voter in votes:
+            points[voter] += 2
+    else:
+        bonus = 4 if three_players and len(finders) == 1 else 3
+        points[storyteller] += bonus
+        for voter in finders:
+            points[voter] += bonus
+    for position in votes.values():
+        owner = owners_by_position.get(position)
+        if position != storyteller_position and owner is not None and owner != storyteller:
+            points[owner] += 1
+    return points
+
+
+# --- actions ---------------------------------------------------------------------
+
+
+def new_game(
+    *, seats: int, deck: Sequence[CardId], rng: Rng, options: Options = Options()
+) -> State:
+    if not _is_int(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
+        raise RuleError("bad_seats", f"A game needs {MIN_SEATS} to {MAX_SEATS} players.")
+    _check_options(options, seats)
+    cards = list(deck)
+    if not all(_is_int(card) for card in cards):
+        raise RuleError("bad_deck", "Card ids must be integers.")
+    if len(set(cards)) != len(cards):
+        raise RuleError("bad_deck", "The deck holds the same card twice.")
+    size = _hand_size(seats, options)
+    if len(cards) < size * seats:
+        raise RuleError(
+            "deck_too_small", f"The deck needs at least {size * seats} cards for this game."
+        )
+    rng.shuffle(cards)
+    hands: list[list[CardId]] = [[] for _ in range(seats)]
+    top = 0
+    for _ in range(size):
+        for seat in range(seats):
+            hands[seat].append(cards[top])
+            top += 1
+    return State(
+        seats=seats,
+        options=options,
+        round=1,
+        phase=Phase.CLUE,
+        storyteller=None,
+        clue=None,
+        storyteller_card=None,
+        draw_pile=tuple(cards[top:]),
+        discard=(),
+        hands=tuple(tuple(hand) for hand in hands),
+        submissions={},
+        table=(),
+        votes={},
+        scores=(0,) * seats,
+        misses=(0,) * seats,
+        resigned=frozenset(),
+        last_round=None,
+        history=(),
+    )
+
+
+def give_clue(state: State, *, seat: int, card: CardId, text: str) -> State:
+    _check_seat(state, seat)
+    if state.phase != Phase.CLUE:
+        raise RuleError("wrong_phase", "It is not the time for a clue.")
+    if state.storyteller is not None and seat != state.storyteller:
+        raise RuleError("not_your_turn", "Only the storyteller gives the clue.")
+    if not isinstance(text, str):
+        raise RuleError("bad_action", "A clue is text.")
+    clue = text.strip()
+    if not clue:
+        raise RuleError("clue_empty", "The clue is empty.")
+    if len(clue) > CLUE_MAX_LENGTH:
+        raise RuleError("clue_too_long", f"A clue has at most {CLUE_MAX_LENGTH} characters.")
+    if card not in state.hands[seat]:
+        raise RuleError("not_in_hand", "That card is not in your hand.")
+    state = replace(
+        state,
+        phase=Phase.SUBMIT,
+        storyteller=seat,
+        clue=clue,
+        storyteller_card=card,
+        hands=_without(state.hands, seat, (card,)),
+        misses=_reset_misses(state.misses, seat),
+    )
+    # With 3 present players at least 2 of them wait to submit now, so nothing is
+    # played for absent ones here and no rng is needed.
+    return _settle(state, rng=None)
+
+
+def submit_cards(state: State, *, seat: int, cards: Sequence[CardId], rng: Rng) -> State:
+    _check_seat(state, seat)
+    if state.phase != Phase.SUBMIT:
+        raise RuleError("wrong_phase", "It is not the time to hand in cards.")
+    if seat == state.storyteller:
+        raise RuleError("not_your_turn", "The storyteller hands in no other card.")
+    if seat in state.submissions:
+        raise RuleError("already_submitted", "You have already handed in your card.")
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+        raise RuleError("bad_action", "Cards are a list of card ids.")
+    cards = tuple(cards)
+    if not all(_is_int(card) for card in cards):
+        raise RuleError("bad_action", "Cards are a list of card ids.")
+    wanted = cards_to_submit(state)
+    if len(cards) != wanted:
+        raise RuleError("wrong_card_count", f"Hand in exactly {wanted} card(s).")
+    if len(set(cards)) != len(cards):
+        raise RuleError("duplicate_cards", "Hand in different cards.")
+    if any(card not in state.hands[seat] for card in cards):
+        raise RuleError("not_in_hand", "That card is not in your hand.")
+    state = _hand_in(state, seat, cards)
+    state = replace(state, misses=_reset_misses(state.misses, seat))
+    if not to_act(state):
+        state = _lay_table(state, rng)
+    return _settle(state, rng)
+
+
+def cast_vote(state: State, *, seat: int, position: int, rng: Rng) -> State:
+    _check_seat(state, seat)
+    if state.phase != Phase.VOTE:
+        raise RuleError("wrong_phase", "It is not the time to vote.")
+    if seat == state.storyteller:
+        raise RuleError("not_your_turn", "The storyteller does not vote.")
+    if seat in state.votes:
+        raise RuleError("already_voted", "You have already voted.")
+    if not _is_int(position) or not 1 <= position <= len(state.table):
+        raise RuleError("bad_position", f"Vote for a card from 1 to {len(state.table)}.")
+    if state.table[position - 1] in state.submissions.get(seat, ()):
+        raise RuleError("own_card", "You cannot vote for your own card.")
+    state = replace(
+        state,
+        votes={**state.votes, seat: position},
+        misses=_reset_misses(state.misses, seat),
+    )
+    if not to_act(state):
+        state = _finish_round(state)
+    return _settle(state, rng)
+
+
+def resign(state: State, *, seat: int, rng: Rng) -> State:
+    """The seat leaves; what it owed now is settled as by timeout.
+
+    Fewer than 3 remaining players end the game; a round still in play is then
+    abandoned (its cards go to the discard, nobody scores it).
+    """
+    _check_seat(state, seat)
+    state = replace(state, resigned=state.resigned | {seat})
+    if state.phase == Phase.CLUE and state.storyteller == seat:
+        state = _lose_turn(state)
+    elif state.phase == Phase.SUBMIT:
+        if seat != state.storyteller and seat not in state.submissions:
+            state = _auto_submit(state, seat, rng)
+        if not to_act(state):
+            state = _lay_table(state, rng)
+    elif state.phase == Phase.VOTE and not to_act(state):
+        state = _finish_round(state)
+    if state.phase != Phase.FINISHED and len(_active(state)) < MIN_SEATS:
+        state = _abandon(state)
+    return _settle(state, rng)
+
+
+def expire(state: State, *, rng: Rng) -> State:
+    """The deadline of the current phase passed (rules: Online play, Timeouts)."""
+    if state.phase == Phase.FINISHED:
+        raise RuleError("game_finished", "The game is over.")
+    if is_paused(state):
+        raise RuleError("paused", "The game is paused: too few players are present.")
+    waiting = to_act(state)
+    misses = tuple(m + 1 if s in waiting else m for s, m in enumerate(state.misses))
+    state = replace(state, misses=misses)
+    return _settle(_time_out(state, waiting, rng), rng)
+
+
+def apply(state: State, *, seat: int, action: dict, rng: Rng) -> State:
+    """Dispatch a client's action dict to the matching action."""
+    if not isinstance(action, Mapping):
+        raise RuleError("bad_action", "An action is an object with a type.")
+    kind = action.get("type")
+    keys = set(action)
+    if kind == "clue" and keys == {"type", "card", "text"}:
+        card, text = action["card"], action["text"]
+        if _is_int(card) and isinstance(text, str):
+            return give_clue(state, seat=seat, card=card, text=text)
+    elif kind == "submit" and keys == {"type", "cards"}:
+        cards = action["cards"]
+        if isinstance(cards, (list, tuple)) and all(_is_int(c) for c in cards):
+            return submit_cards(state, seat=seat, cards=cards, rng=rng)
+    elif kind == "vote" and keys == {"type", "position"}:
+        if _is_int(action["position"]):
+            return cast_vote(state, seat=seat, position=action["position"], rng=rng)
+    elif kind == "resign" and keys == {"type"}:
+        return resign(state, seat=seat, rng=rng)
+    raise RuleError("bad_action", "That action is not understood.")
+
+
+# --- serialisation ---------------------------------------------------------------
+
+
+def to_dict(state: State) -> dict:
+    """A JSON-safe dict (string keys) that ``from_dict`` turns back into ``state``."""
+    return {
+        "schema": SCHEMA,
+        "seats": state.seats,
+        "options": {
+            "hand_size": state.options.hand_size,
+            "target_score": state.options.target_score,
+        },
+        "round": state.round,
+        "phase": str(state.phase),
+        "storyteller": state.storyteller,
+        "clue": state.clue,
+        "storyteller_card": state.storyteller_card,
+        "draw_pile": list(state.draw_pile),
+        "discard": list(state.discard),
+        "hands": [list(hand) for hand in state.hands],
+        "submissions": {str(s): list(cards) for s, cards in state.submissions.items()},
+        "table": list(state.table),
+        "votes": {str(s): p for s, p in state.votes.items()},
+        "scores": list(state.scores),
+        "misses": list(state.misses),
+        "resigned": sorted(state.resigned),
+        "last_round": None if state.last_round is None else _round_to_dict(state.last_round),
+        "history": [_round_to_dict(result) for result in state.history],
+    }
+
+
+def from_dict(data: dict) -> State:
+    if data.get("schema", SCHEMA) != SCHEMA:
+        raise ValueError(f"Unknown storyteller state schema {data.get('schema')!r}")
+    options = data["options"]
+    return State(
+        seats=data["seats"],
+        options=Options(hand_size=options["hand_size"], target_score=options["target_score"]),
+        round=data["round"],
+        phase=Phase(data["phase"]),
+        storyteller=data["storyteller"],
+        clue=data["clue"],
+        storyteller_card=data["storyteller_card"],
+        draw_pile=tuple(data["draw_pile"]),
+        discard=tuple(data["discard"]),
+        hands=tuple(tuple(hand) for hand in data["hands"]),
+        submissions={int(s): tuple(cards) for s, cards in data["submissions"].items()},
+        table=tuple(data["table"]),
+        votes={int(s): p for s, p in data["votes"].items()},
+        scores=tuple(data["scores"]),
+        misses=tuple(data["misses"]),
+        resigned=frozenset(data["resigned"]),
+        last_round=None if data["last_round"] is None else _round_from_dict(data["last_round"]),
+        history=tuple(_round_from_dict(result) for result in data["history"]),
+    )
+
+
+def _round_to_dict(result: RoundResult) -> dict:
+    return {
+        "round": result.round,
+        "storyteller": result.storyteller,
+        "clue": result.clue,
+        "storyteller_card": result.storyteller_card,
+        "table": list(result.table),
+        "owners": {str(card): seat for card, seat in result.owners.items()},
+        "votes": {str(seat): position for seat, position in result.votes.items()},
+        "points": {str(seat): points for seat, points in result.points.items()},
+        "skipped": result.skipped,
+    }
+
+
+def _round_from_dict(data: dict) -> RoundResult:
+    return RoundResult(
+        round=data["round"],
+        storyteller=data["storyteller"],
+        clue=data["clue"],
+        storyteller_card=data["storyteller_card"],
+        table=tuple(data["table"]),
+        owners={int(card): seat for card, seat in data["owners"].items()},
+        votes={int(seat): position for seat, position in data["votes"].items()},
+        points={int(seat): points for seat, points in data["points"].items()},
+        skipped=data["skipped"],
+    )
+
+
+# --- internals -------------------------------------------------------------------
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _hand_size(seats: int, options: Options) -> int:
+    if options.hand_size is not None:
+        return options.hand_size
+    return 7 if seats == 3 else 6
+
+
+def _cards_to_submit(seats: int) -> int:
+    return 2 if seats == 3 else 1
+
+
+def _check_options(options: Options, seats: int) -> None:
+    size = options.hand_size
+    # Every player must be able to hand in their cards (the storyteller one).
+    if size is not None and (not _is_int(size) or not _cards_to_submit(seats) <= size <= 20):
+        raise RuleError("bad_options", "That hand size does not work for this game.")
+    target = options.target_score
+    if target is not None and (not _is_int(target) or target < 1):
+        raise RuleError("bad_options", "A target score is a positive number.")
+
+
+def _check_seat(state: State, seat: int) -> None:
+    if state.phase == Phase.FINISHED:
+        raise RuleError("game_finished", "The game is over.")
+    if not _is_int(seat) or not 0 <= seat < state.seats:
+        raise RuleError("not_a_player", "That seat is not in this game.")
+    if seat in state.resigned:
+        raise RuleError("resigned", "You have resigned from this game.")
+
+
+def _active(state: State) -> list[int]:
+    return [s for s in range(state.seats) if s not in state.resigned]
+
+
+def _reset_misses(misses: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    return tuple(0 if s == seat else m for s, m in enumerate(misses))
+
+
+def _without(
+    hands: tuple[tuple[CardId, ...], ...], seat: int, cards: Sequence[CardId]
+) -> tuple[tuple[CardId, ...], ...]:
+    return tuple(
+        tuple(c for c in hand if c not in cards) if s == seat else hand
+        for s, hand in enumerate(hands)
+    )
+
+
+def _hand_in(state: State, seat: int, cards: tuple[CardId, ...]) -> State:
+    return replace(
+        state,
+        hands=_without(state.hands, seat, cards),
+        submissions={**state.submissions, seat: cards},
+    )
+
+
+def _auto_submit(state: State, seat: int, rng: Rng | None) -> State:
+    if rng is None:  # unreachable from give_clue; see the comment there
+        raise AssertionError("a random submission needs an rng")
+    cards = tuple(rng.sample(state.hands[seat], cards_to_submit(state)))
+    return _hand_in(state, seat, cards)
+
+
+def _lay_table(state: State, rng: Rng) -> State:
+    cards = [state.storyteller_card]
+    for seat in sorted(state.submissions):
+        cards.extend(state.submissions[seat])
+    rng.shuffle(cards)
+    return replace(state, phase=Phase.VOTE, table=tuple(cards))
+
+
+def _time_out(state: State, waiting: frozenset[int], rng: Rng | None) -> State:
+    """Settle the seats in ``waiting`` by the timeout rules (misses not counted here)."""
+    if state.phase == Phase.CLUE:
+        if state.storyteller is None:
+            active = _active(state)
+            present = [s for s in active if not is_absent(state, s)]
+            return replace(state, storyteller=(present or active)[0])
+        return _lose_turn(state)
+    if state.phase == Phase.SUBMIT:
+        for seat in sorted(waiting):
+            state = _auto_submit(state, seat, rng)
+        return _lay_table(state, rng)
+    if state.phase == Phase.VOTE:
+        return _finish_round(state)
+    return state
+
+
+def _settle(state: State, rng: Rng | None) -> State:
+    """Play absent players by the timeout rules when only they hold the game up."""
+    while not is_paused(state):
+        waiting = to_act(state)
+        if not waiting or any(not is_absent(state, s) for s in waiting):
+            break
+        state = _time_out(state, waiting, rng)
+    return state
+
+
+def _next_storyteller(state: State) -> int:
+    for step in range(1, state.seats + 1):
+        seat = (state.storyteller + step) % state.seats
+        if seat not in state.resigned:
+            return seat
+    raise AssertionError("no player left")
+
+
+def _record(state: State, result: RoundResult) -> State:
+    return replace(state, last_round=result, history=state.history + (result,))
+
+
+def _start_next_round(state: State) -> State:
+    return replace(
+        state,
+        round=state.round + 1,
+        phase=Phase.CLUE,
+        storyteller=_next_storyteller(state),
+        **_no_round_in_play(),
+    )
+
+
+def _no_round_in_play() -> dict[str, Any]:
+    return {"clue": None, "storyteller_card": None, "submissions": {}, "table": (), "votes": {}}
+
+
+def _lose_turn(state: State) -> State:
+    """The storyteller gave no clue: the round is recorded as skipped, the role passes."""
+    result = RoundResult(
+        round=state.round,
+        storyteller=state.storyteller,
+        clue=None,
+        storyteller_card=None,
+        table=(),
+        owners={},
+        votes={},
+        points={s: 0 for s in range(state.seats)},
+        skipped=True,
+    )
+    return _start_next_round(_record(state, result))
+
+
+def _finish_round(state: State) -> State:
+    """Score and reveal the round, discard the table, refill, then end or go on."""
+    owners = {state.storyteller_card: state.storyteller}
+    for seat, cards in state.submissions.items():
+        for card in cards:
+            owners[card] = seat
+    owners_by_position = {p: owners[card] for p, card in enumerate(state.table, start=1)}
+    gained = score_round(
+        storyteller=state.storyteller,
+        storyteller_position=state.table.index(state.storyteller_card) + 1,
+        owners_by_position=owners_by_position,
+        votes=state.votes,
+        three_players=state.seats == 3,
+    )
+    points = {s: gained.get(s, 0) for s in range(state.seats)}
+    result = RoundResult(
+        round=state.round,
+        storyteller=state.storyteller,
+        clue=state.clue,
+        storyteller_card=state.storyteller_card,
+        table=state.table,
+        owners=owners,
+        votes=dict(state.votes),
+        points=points,
+        skipped=False,
+    )
+    scores = tuple(score + points[s] for s, score in enumerate(state.scores))
+    state = replace(
+        _record(state, result), scores=scores, discard=state.discard + state.table
+    )
+    state = _refill(state)
+    target = state.options.target_score
+    reached = target is not None and any(scores[s] >= target for s in _active(state))
+    if not state.draw_pile or reached:
+        return replace(state, phase=Phase.FINISHED, **_no_round_in_play())
+    return _start_next_round(state)
+
+
+def _refill(state: State) -> State:
+    """Deal one card at a time, from the storyteller's left, until hands are full."""
+    size = hand_size(state)
+    hands = [list(hand) for hand in state.hands]
+    pile = list(state.draw_pile)
+    order = [
+        (state.storyteller + step) % state.seats
+        for step in range(1, state.seats + 1)
+        if (state.storyteller + step) % state.seats not in state.resigned
+    ]
+    top = 0
+    dealt = True
+    while dealt and top < len(pile):
+        dealt = False
+        for seat in order:
+            if top < len(pile) and len(hands[seat]) < size:
+                hands[seat].append(pile[top])
+                top += 1
+                dealt = True
+    return replace(
+        state, hands=tuple(tuple(hand) for hand in hands), draw_pile=tuple(pile[top:])
+    )
+
+
+def _abandon(state: State) -> State:
+    """End the game now; cards of an unfinished round go to the discard."""
+    if state.table:
+        in_play: tuple[CardId, ...] = state.table
+    else:
+        in_play = tuple(c for cards in state.submissions.values() for c in cards)
+        if state.storyteller_card is not None:
+            in_play = (state.storyteller_card,) + in_play
+    return replace(
+        state, phase=Phase.FINISHED, discard=state.discard + in_play, **_no_round_in_play()
+    )
