@@ -27,6 +27,7 @@ INVALID_INPUT_CODES = {
     "bad_position",
     "bad_answer",
     "answer_too_long",
+    "duplicate_cards",
 }
 
 MESSAGES = {
@@ -44,6 +45,9 @@ MESSAGES = {
     "resigned": _("You have resigned from this game."),
     "game_finished": _("This game is over."),
     "bad_action": _("That request is not understood."),
+    "duplicate_cards": _("Choose different cards."),
+    "deck_too_small": _("This deck has too few cards for this many players."),
+    "paused": _("The game is paused until enough players are back."),
     "stale": _("The game has moved on since you loaded the page; look again and retry."),
 }
 

@@ -8,7 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import storyteller
 from games.models import Card, Game, StorytellerRound
 
-from .errors import GameError
+from games.engine.errors import RuleError
+
+from .errors import GameError, from_rule_error
 
 
 @dataclass(frozen=True)
@@ -26,11 +28,10 @@ def _storyteller_new_state(game: Game, rng):
         hand_size=game.options.get("hand_size"),
         target_score=game.options.get("target_score"),
     )
-    seats = game.seats.count()
-    needed = seats * (7 if seats == 3 else 6) + seats
-    if len(card_ids) < needed:
-        raise GameError("deck_too_small", _("This deck has too few cards for this many players."))
-    return storyteller.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
+    try:
+        return storyteller.new_game(seats=game.seats.count(), deck=card_ids, rng=rng, options=options)
+    except RuleError as error:
+        raise from_rule_error(error) from None
 
 
 def _storyteller_record_rounds(game: Game, before, after, now) -> None:

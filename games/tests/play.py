@@ -1,0 +1,44 @@
+"""Play Storyteller through the services, as players would: each one sees only
+its own view (the selector's), and picks among what that view offers."""
+
+import random
+
+from games.models import Game
+from games.selectors.games import game_view
+from games.services.games import game_act
+
+
+def view_for(game: Game, user) -> dict:
+    game.refresh_from_db()
+    seats = list(game.seats.select_related("user").order_by("position"))
+    return game_view(game=game, seats=seats, user=user)
+
+
+def play_step(game: Game, users, rng: random.Random) -> bool:
+    """One player who is waited for acts; returns False once the game is over."""
+    game.refresh_from_db()
+    if game.status != Game.Status.ACTIVE:
+        return False
+    views = {user.pk: view_for(game, user) for user in users}
+    acting = [user for user in users if views[user.pk]["you"]["to_act"]]
+    user = rng.choice(acting)
+    view = views[user.pk]
+    if view["phase"] == "clue":
+        card = rng.choice(view["hand"])["id"]
+        action = {"type": "clue", "card": card, "text": f"clue {rng.randint(1, 999)}"}
+    elif view["phase"] == "submit":
+        cards = rng.sample([c["id"] for c in view["hand"]], view["cards_to_submit"])
+        action = {"type": "submit", "cards": cards}
+    else:
+        positions = [c["position"] for c in view["table"] if not c["mine"]]
+        action = {"type": "vote", "position": rng.choice(positions)}
+    game_act(game_id=game.pk, user=user, action=action, expected_round=view["round"])
+    return True
+
+
+def play_to_end(game: Game, users, rng: random.Random, max_steps: int = 2000) -> Game:
+    for _ in range(max_steps):
+        if not play_step(game, users, rng):
+            break
+    game.refresh_from_db()
+    return game
