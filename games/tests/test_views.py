@@ -1,0 +1,194 @@
+import pytest
+from django.urls import reverse
+
+from games.models import Game
+
+from .factories import UserFactory, deck_with_cards, started_game
+from .play import view_for
+from .test_services import snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def deck():
+    return deck_with_cards()
+
+
+def test_create_a_game_from_the_form(client, deck):
+    user = UserFactory()
+    client.force_login(user)
+    assert client.get(reverse("games:create")).status_code == 200
+    response = client.post(
+        reverse("games:create"),
+        {"max_seats": "5", "pace": "async", "phase_hours": "12", "visibility": "private", "deck": deck.pk},
+    )
+    game = Game.objects.get()
+    assert response.url == game.get_absolute_url()
+    assert (game.max_seats, game.pace, game.phase_seconds, game.visibility) == (5, "async", 12 * 3600, "private")
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert game.get_invite_url() in page  # the creator sees the invite link
+    assert "1 of 5 seats taken" in page
+
+
+def test_create_refuses_bad_form(client, deck):
+    client.force_login(UserFactory())
+    response = client.post(reverse("games:create"), {"max_seats": "9", "pace": "fast", "phase_hours": "2", "visibility": "x"})
+    assert response.status_code == 200
+    assert Game.objects.count() == 0
+
+
+def test_lobby_lists_public_open_games_and_joins_with_a_click(client, deck):
+    from games.services.games import game_create
+
+    public = game_create(creator=UserFactory(), max_seats=4, deck=deck)
+    private = game_create(creator=UserFactory(), max_seats=4, deck=deck, visibility="private")
+    me = UserFactory()
+    client.force_login(me)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert public.get_absolute_url() in page
+    assert private.get_absolute_url() not in page
+    response = client.post(reverse("games:join", args=[public.pk]))
+    assert response.url == public.get_absolute_url()
+    assert public.seats.filter(user=me).exists()
+    # Joining a private game without the link is refused.
+    response = client.post(reverse("games:join", args=[private.pk]), follow=True)
+    assert "invite link" in response.content.decode()
+    assert not private.seats.filter(user=me).exists()
+
+
+def test_invite_link_flow(client, deck):
+    from games.services.games import game_create
+
+    game = game_create(creator=UserFactory(display_name="Anna"), max_seats=3, deck=deck, visibility="private")
+    url = game.get_invite_url()
+    page = client.get(url).content.decode()
+    assert "Anna invites you" in page and "Sign up" in page
+    # A stranger cannot see the private game itself.
+    assert client.get(game.get_absolute_url()).status_code == 404
+    me = UserFactory()
+    client.force_login(me)
+    response = client.post(reverse("games:join", args=[game.pk]), {"invite_code": game.invite_code})
+    assert response.url == game.get_absolute_url()
+    assert client.get(url).url == game.get_absolute_url()  # already seated: straight to the game
+
+
+def test_leave_and_start_from_the_page(client, deck):
+    from games.services.games import game_create, game_join
+
+    creator, b, c = UserFactory.create_batch(3)
+    game = game_create(creator=creator, max_seats=5, deck=deck)
+    game_join(game_id=game.pk, user=b)
+    client.force_login(b)
+    client.post(reverse("games:leave", args=[game.pk]))
+    assert not game.seats.filter(user=b).exists()
+    game_join(game_id=game.pk, user=b)
+    game_join(game_id=game.pk, user=c)
+    client.force_login(creator)
+    client.post(reverse("games:start", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_play_a_clue_through_the_page_with_and_without_htmx(client):
+    game, users = started_game(3)
+    teller = users[0]
+    client.force_login(teller)
+    card = view_for(game, teller)["hand"][0]["id"]
+    response = client.post(
+        reverse("games:act", args=[game.pk]),
+        {"type": "clue", "card": card, "text": "<b>bold</b> & true", "round": 1},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="board"' in html
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; true" in html and "<b>bold</b>" not in html
+    # The other players see the clue and are asked for their cards.
+    client.force_login(users[1])
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Waiting for your 2 cards." in page
+    assert 'type="checkbox" name="cards"' in page
+    # Without htmx: post, redirect, message.
+    hand = [c["id"] for c in view_for(game, users[1])["hand"]]
+    response = client.post(
+        reverse("games:act", args=[game.pk]), {"type": "submit", "cards": hand[:2], "round": 1}, follow=True
+    )
+    assert "Your card is handed in." in response.content.decode()
+
+
+def test_bad_forms_get_a_message_and_change_nothing(client):
+    game, users = started_game(4)
+    client.force_login(users[0])
+    before = snapshot(game)
+    other_card = view_for(game, users[1])["hand"][0]["id"]
+    cases = [
+        ({"type": "clue", "card": other_card, "text": "x", "round": 1}, "That card is not in your hand."),
+        ({"type": "clue", "card": "DROP TABLE", "text": "x"}, "That request is not understood."),
+        ({"type": "vote", "position": 2, "round": 1}, "That is not what the game is waiting for now."),
+        ({"type": "fly"}, "That request is not understood."),
+        ({"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "", "round": 1}, "Write a clue first."),
+        ({"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "x", "round": 9},
+         "The game has moved on"),
+    ]
+    for data, message in cases:
+        response = client.post(reverse("games:act", args=[game.pk]), data, HTTP_HX_REQUEST="true")
+        assert message in response.content.decode(), data
+        assert snapshot(game) == before
+    stranger = UserFactory()
+    client.force_login(stranger)
+    response = client.post(reverse("games:act", args=[game.pk]), {"type": "resign"}, follow=True)
+    assert "You do not play in this game." in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_get_is_not_allowed_on_actions(client):
+    game, users = started_game(3)
+    client.force_login(users[0])
+    assert client.get(reverse("games:act", args=[game.pk])).status_code == 405
+
+
+def test_pages_say_who_we_wait_for(client):
+    game, users = started_game(3)
+    client.force_login(users[1])
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Be the first to give a clue" in page
+    card = view_for(game, users[0])["hand"][0]["id"]
+    from games.services.games import game_act
+
+    game_act(game_id=game.pk, user=users[0], action={"type": "clue", "card": card, "text": "x"})
+    client.force_login(users[0])
+    page = client.get(game.get_absolute_url()).content.decode()
+    names = sorted([users[1].name, users[2].name])
+    assert f"Waiting for {names[0]} and {names[1]} to hand in cards." in page
+
+
+def test_my_games_lists_my_turn_first(client, deck):
+    from games.services.games import game_act, game_create
+
+    game_a, users = started_game(3)
+    me = users[0]
+    waiting = game_create(creator=me, max_seats=4, deck=deck)
+    client.force_login(me)
+    # Round 1: everyone may give the first clue, so game_a is my turn.
+    page = client.get(reverse("games:mine")).content.decode()
+    assert page.index(game_a.get_absolute_url()) < page.index(waiting.get_absolute_url())
+    assert "Your turn" in page
+    card = view_for(game_a, me)["hand"][0]["id"]
+    game_act(game_id=game_a.pk, user=me, action={"type": "clue", "card": card, "text": "x"})
+    page = client.get(reverse("games:mine")).content.decode()
+    assert "Your turn" not in page
+
+
+def test_spectator_sees_a_public_game_without_hands(client):
+    game, users = started_game(3)
+    client.force_login(UserFactory())
+    response = client.get(game.get_absolute_url())
+    assert response.status_code == 200
+    assert "Your hand" not in response.content.decode()
+    assert client.get(reverse("games:board", args=[game.pk])).status_code == 200
+
+
+def test_rules_page(client):
+    page = client.get(reverse("games:rules", args=["storyteller"])).content.decode()
+    assert "storyteller" in page.lower()
