@@ -13,6 +13,9 @@ from django.utils.translation import gettext_lazy as _
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(environ.Env().str("FABULA_VAR_DIR", default=str(BASE_DIR / "var")))
 
+# The embedded default keeps its database, queue and uploads here.
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
 env = environ.Env()
 env.read_env(BASE_DIR / ".env", overwrite=False)
 
