@@ -27,8 +27,13 @@ fabula_env() {
   local stamp="$venv/.fabula-$(cat pyproject.toml | sha256sum | cut -c1-16)-${extras:-base}"
   if [ ! -f "$stamp" ]; then
     echo "Installing Python packages ($spec) ..."
-    "$venv/bin/python" -m pip install --quiet --upgrade pip
-    "$venv/bin/python" -m pip install --quiet -e "$spec"
+    local log="$venv/pip-install.log"
+    if ! { "$venv/bin/python" -m pip install --upgrade pip &&
+           "$venv/bin/python" -m pip install -e "$spec"; } >"$log" 2>&1; then
+      tail -30 "$log" >&2
+      echo "Installing the Python packages failed; the whole log is in $log" >&2
+      return 1
+    fi
     touch "$stamp"
   fi
   export PATH="$venv/bin:$PATH"
