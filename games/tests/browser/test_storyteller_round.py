@@ -73,6 +73,7 @@ def test_three_people_play_a_round(live_server, browser):
         expect(page.locator(".vote-form .card-pick.mine")).to_have_count(2)
         page.locator(".vote-form .card-pick:not(.mine)").first.click()
         page.get_by_role("button", name="Cast my vote").click()
+        expect(page.locator(".vote-form")).to_have_count(0)
 
     # The reveal, for everyone: the storyteller's card, owners, votes and points.
     for page in (anna, bo, cy):
