@@ -17,7 +17,8 @@ VAR_DIR = Path(environ.Env().str("FABULA_VAR_DIR", default=str(BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 env = environ.Env()
-env.read_env(BASE_DIR / ".env", overwrite=False)
+if (BASE_DIR / ".env").exists():
+    env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 SECRET_KEY = env.str(
@@ -39,6 +40,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "ninja",  # serves the API docs page from its own static files, not a CDN
     "accounts",
     "games",
 ]
