@@ -1,0 +1,75 @@
+"""One WebSocket per open page: it says *that* something changed, never what.
+
+A page asks to follow its game (``?game=ID``) and/or the lobby (``?lobby=1``);
+a signed-in viewer always follows their own user group ("My games", the bell).
+The socket only forwards ``games.services.events`` messages: ids, versions and
+counts. The page then fetches its own fragments over HTTP, rendered for that
+viewer (DESIGN.md: notify, then fetch).
+
+The session authenticates the socket and ``AllowedHostsOriginValidator`` in
+``config.asgi`` refuses a foreign Origin before this consumer runs.
+"""
+
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http import Http404
+
+from .selectors.games import game_get_for_viewer
+from .services.events import LOBBY_GROUP, game_group, user_group
+
+# What each message type may carry to a browser. Whatever else a group message
+# might ever hold stays on the server: the socket is no way to leak a secret.
+FIELDS = {
+    "game.changed": ("type", "game", "version"),
+    "notifications.changed": ("type", "unread"),
+}
+
+# Close code for a page that asks to follow a game it may not see: the
+# handshake is refused (daphne answers 403), as for a bad Origin.
+FORBIDDEN = 4403
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        params = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        user = self.scope.get("user")
+        groups = []
+        if user is not None and user.is_authenticated:
+            groups.append(user_group(user.pk))
+        if "game" in params:
+            game_id = await self._followable_game(params["game"][0], user)
+            if game_id is None:
+                await self.close(code=FORBIDDEN)
+                return
+            groups.append(game_group(game_id))
+        if params.get("lobby", [""])[0] in ("1", "true"):
+            groups.append(LOBBY_GROUP)
+        # Join before accepting: the page refreshes once the socket opens, so
+        # nothing that changes after that refresh can slip past it.
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.groups = groups  # the base class leaves them on disconnect
+        await self.accept()
+
+    # Pages only listen: the base class's receive() ignores what a client sends.
+
+    async def game_changed(self, event):
+        await self._forward(event)
+
+    async def notifications_changed(self, event):
+        await self._forward(event)
+
+    async def _forward(self, event):
+        await self.send(text_data=json.dumps({field: event[field] for field in FIELDS[event["type"]]}))
+
+    @database_sync_to_async
+    def _followable_game(self, raw_id: str, user) -> int | None:
+        """The game's id if this viewer may see the game, else None."""
+        try:
+            game, _seats = game_get_for_viewer(game_id=int(raw_id), user=user)
+        except (Http404, ValueError):
+            return None
+        return game.pk
