@@ -780,9 +780,9 @@ def key_bridge(c):
 def clock_flock(c):
     c.sky(["#353a77", "#9d5f8e", "#ef9f92", "#fde1c2"])
     c.glow(360, 600, 200, "#ffe7c2", 0.45)
-    pts = [(90, 190, 78, -12), (190, 250, 62, 8), (300, 200, 56, -5), (380, 290, 46, 14),
-           (150, 350, 44, -18), (250, 330, 38, 10), (330, 390, 32, -8), (420, 370, 28, 20),
-           (200, 420, 26, 6), (285, 450, 22, -14)]
+    pts = [(100, 170, 120, -12), (250, 220, 92, 8), (380, 150, 74, -5), (390, 320, 62, 14),
+           (130, 340, 60, -18), (260, 380, 50, 10), (350, 440, 42, -8), (430, 470, 32, 20),
+           (190, 470, 36, 6), (290, 500, 28, -14), (60, 470, 26, 12)]
     for x, y, s, r in pts:
         c.icon("alarm-clock", c.jit(x, 6), c.jit(y, 6), s, rot=r, tone="dusk")
     c.birds([(400, 180), (60, 300)], "#3a2c52", 8)
@@ -1411,11 +1411,11 @@ def flying_books(c):
         x = c.rng.uniform(0, W)
         y = c.rng.uniform(610, 710)
         c.line(x, y, x + c.rng.uniform(-3, 3), y - 10, "#c4b16a", 1.5, opacity=0.6)
-    for x, y, s, r in ((110, 170, 96, -14), (260, 120, 70, 10), (370, 210, 64, -6), (200, 260, 56, 18),
-                       (330, 330, 46, -12), (130, 360, 40, 8), (420, 380, 34, 16), (250, 420, 30, -8),
-                       (80, 470, 26, 12)):
+    for x, y, s, r in ((120, 170, 130, -14), (290, 110, 96, 10), (380, 250, 84, -6), (210, 290, 74, 18),
+                       (330, 380, 58, -12), (110, 400, 52, 8), (420, 430, 42, 16), (240, 460, 36, -8),
+                       (80, 510, 30, 12)):
         c.icon("open-book", c.jit(x, 5), c.jit(y, 5), s, rot=r)
-    c.icon("closed-book", 400, 100, 40, rot=30)
+    c.icon("closed-book", 420, 90, 50, rot=30)
     c.figure(300, 602, 32, "#2d2a22")
 
 
@@ -1832,15 +1832,17 @@ def upside_city(c):
 
 
 @scene(
-    "A white swan floats on a misty lake, but the reflection beneath it in the water is a black crow.",
-    ["swan", "crow", "reflection", "lake", "mist", "double"],
+    "A white swan floats on a misty lake, but its reflection in the still water beneath it is pitch black.",
+    ["swan", "black", "reflection", "lake", "mist", "double"],
 )
 def swan_crow(c):
     c.sky(["#c4ced6", "#e4e6e2"], 0, 420)
     c.hills(400, 10, "#9ba8ae", peaks=[(100, 380), (330, 395)])
+    for x, s in ((40, 70), (80, 50), (380, 64), (420, 84), (455, 56)):
+        c.icon("evergreen-tree", x, 400 - s * 0.35, s, tone="sil:#8d9aa2", op=0.8)
     c.water(420, "#aab7bd", "#5e7078", ripples=0)
     c.fog(420, 80, "#eef0ec", 0.8)
-    c.icon("blackbird", 232, 478, 130, vflip=True, op=0.8, tone="sil:#15161c")
+    c.icon("swan", 240, 490, 130, vflip=True, op=0.9, tone="sil:#111217")
     c.icon("swan", 240, 370, 130)
     for i in range(30):
         t = c.rng.random()
