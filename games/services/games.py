@@ -188,7 +188,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
     ``expected_round`` guards forms built for an earlier round (a vote position
     means another card in another round).
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str) or _holds_nul(action):
         raise GameError("bad_action", _("That request is not understood."), "invalid")
     now = now or timezone.now()
     with transaction.atomic():
@@ -212,6 +212,21 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
         _record_move(game, seat, before, action, by_timeout=False)
         _persist(game, spec, before=before, after=after, now=now)
     return game
+
+
+def _holds_nul(value) -> bool:
+    """Whether a NUL character hides anywhere in the value: PostgreSQL cannot store one in JSON."""
+    pending = [value]  # a loop, not recursion: a client may nest as deep as its JSON parses
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str) and "\x00" in item:
+            return True
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+    return False
 
 
 def game_resign(*, game_id, user) -> Game:
