@@ -30,3 +30,11 @@ class ProfileForm(forms.ModelForm):
         if any(not ch.isprintable() for ch in name):
             raise forms.ValidationError(_("Use letters, digits, spaces and punctuation only."))
         return name
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=60,
+        help_text=_("What the token is for, so you can tell your tokens apart (for example: my bot)."),
+    )

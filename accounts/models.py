@@ -42,3 +42,22 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ApiToken(models.Model):
+    """A key for the JSON API. Only a hash of the token is kept: it is shown once, when made."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("user"))
+    name = models.CharField(_("name"), max_length=60)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(_("starts with"), max_length=12, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -8,6 +8,8 @@ app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("tokens/", views.tokens, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", views.token_delete, name="token_revoke"),
     path(
         "password/reset/",
         auth_views.PasswordResetView.as_view(

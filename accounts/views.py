@@ -6,7 +6,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from .forms import ProfileForm, SignUpForm
+from .forms import ApiTokenForm, ProfileForm, SignUpForm
+from .selectors import tokens_for_user
+from .services import token_create, token_revoke
 
 
 @require_http_methods(["GET", "POST"])
@@ -34,3 +36,27 @@ def profile(request):
         messages.success(request, _("Your profile is saved."))
         return redirect("accounts:profile")
     return render(request, "accounts/profile.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens(request):
+    """List, create and revoke API tokens; a new token's secret is shown in this one response only."""
+    form = ApiTokenForm(request.POST or None)
+    secret = None
+    if request.method == "POST" and form.is_valid():
+        _token, secret = token_create(user=request.user, name=form.cleaned_data["name"])
+        form = ApiTokenForm()
+    return render(
+        request,
+        "accounts/tokens.html",
+        {"form": form, "tokens": tokens_for_user(user=request.user), "secret": secret},
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def token_delete(request, token_id: int):
+    if token_revoke(user=request.user, token_id=token_id):
+        messages.success(request, _("The token is revoked: programs using it can no longer sign in."))
+    return redirect("accounts:tokens")

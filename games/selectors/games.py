@@ -79,3 +79,27 @@ def games_for_user(*, user, status: str | None = None):
             -g.pk,
         ),
     )
+
+
+def games_listed(*, user, status: str | None = None, mine: bool = False, limit: int = 50) -> list[Game]:
+    """A list of games for the API: the user's own, or the public ones (open ones unless ``status`` says).
+
+    Each comes with ``seated``, ``joined`` (the user has a seat) and ``my_turn``; newest first.
+    """
+    seats = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    if mine:
+        games = Game.objects.filter(Exists(seats)).exclude(status=Game.Status.CANCELLED)
+    else:
+        games = Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status or Game.Status.OPEN)
+    if status:
+        games = games.filter(status=status)
+    games = (
+        games.select_related("creator")
+        .annotate(
+            seated=Count("seats", distinct=True),
+            joined=Exists(seats),
+            my_turn=Exists(seats.filter(to_act=True)),
+        )
+        .order_by("-created_at", "-pk")
+    )
+    return list(games[:limit])

@@ -1,0 +1,55 @@
+"""Accounts and tokens: how a program gets in."""
+
+from django.contrib.auth import authenticate
+from django.utils.translation import gettext as _
+from ninja import Router, Status
+
+from accounts.forms import SignUpForm
+from accounts.services import token_create
+
+from .errors import ApiError, errors
+from .limits import client_address, rate_hit
+from .schemas import AccountIn, AccountOut, TokenIn, TokenOut
+
+router = Router(tags=["accounts"])
+
+# The sign-up form asks for the password twice; the API takes it once.
+FORM_FIELDS = {"password1": "password", "password2": "password"}
+
+
+@router.post("/accounts", auth=None, summary="Sign up", response={201: AccountOut, **errors(400, 409, 429)})
+def accounts_create(request, payload: AccountIn):
+    """Sign up: the same checks as the sign-up page (a free username, a real email, a strong password)."""
+    rate_hit("accounts", client_address(request))
+    form = SignUpForm(
+        data={
+            "username": payload.username,
+            "email": payload.email,
+            "password1": payload.password,
+            "password2": payload.password,
+        }
+    )
+    if not form.is_valid():
+        fields: dict[str, list[str]] = {}
+        for name, problems in form.errors.as_data().items():
+            messages = fields.setdefault(FORM_FIELDS.get(name, name), [])
+            messages.extend(str(message) for problem in problems for message in problem.messages)
+        taken = any(problem.code == "unique" for problem in form.errors.as_data().get("username", []))
+        first = next(iter(fields.values()))[0]
+        if taken:
+            raise ApiError(409, "username_taken", first, fields=fields)
+        raise ApiError(400, "bad_account", first, fields=fields)
+    user = form.save()
+    return Status(201, {"username": user.username})
+
+
+@router.post("/tokens", auth=None, summary="Get a token", response={201: TokenOut, **errors(400, 401, 429)})
+def tokens_create(request, payload: TokenIn):
+    """Get a token with your username and password. Rate-limited."""
+    rate_hit("tokens", client_address(request))
+    rate_hit("tokens-user", payload.username.lower())
+    user = authenticate(request, username=payload.username, password=payload.password)
+    if user is None:
+        raise ApiError(401, "bad_credentials", _("That username and password do not match an account."))
+    _token, secret = token_create(user=user, name=payload.name or _("API"))
+    return Status(201, {"token": secret})

@@ -1,0 +1,164 @@
+"""Fabula's public JSON API, version 1: a thin layer over the services and selectors.
+
+django-ninja turns the typed handlers into an OpenAPI schema and serves its
+documentation page from its own static files; everything that can go wrong
+answers ``{"error": {"code", "message"}}`` with the status the issue names.
+"""
+
+import json
+import logging
+
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.http import Http404
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.parser import Parser
+from ninja.security import HttpBearer
+
+from accounts.services import token_authenticate
+from games.services.errors import GameError
+
+from .errors import ApiError
+from .limits import rate_hit
+
+log = logging.getLogger(__name__)
+
+# The largest request body the API reads: every action it takes fits in a few hundred bytes.
+MAX_BODY_BYTES = 64 * 1024
+
+STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
+
+DESCRIPTION = """
+Everything a player does on the pages can be done here, by a program: sign up,
+get a token, create or join a game, and play it.
+
+**Conventions.** JSON in and out. Send your token as `Authorization: Bearer <token>`
+(get one from `POST /api/v1/tokens` or your account's *API tokens* page).
+Card ids are strings. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
+with status 400 (malformed or invalid input), 401 (no or bad token), 403 (not yours
+to see or do), 404 (unknown), 409 (not allowed now: wrong phase, already voted,
+your own card, game full...) or 429 (too many requests; see `Retry-After`).
+Answers may gain fields; none will be renamed.
+
+**Playing.** Poll `GET /api/v1/games/{id}` (its `version` goes up with every change);
+when `you.to_act` is true, send the action the `phase` asks for to
+`POST /api/v1/games/{id}/actions`. An example bot: `examples/bot.py` in the repository.
+"""
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class JsonParser(Parser):
+    def parse_body(self, request):
+        if len(request.body) > MAX_BODY_BYTES:
+            raise BodyTooLarge
+        return json.loads(request.body)
+
+
+class TokenAuth(HttpBearer):
+    def authenticate(self, request, token):
+        found = token_authenticate(raw=token)
+        if found is None:
+            return None
+        rate_hit("requests", str(found.pk))
+        request.user = found.user
+        return found
+
+
+class FabulaApi(NinjaAPI):
+    def get_openapi_operation_id(self, operation) -> str:
+        return operation.view_func.__name__
+
+
+api = FabulaApi(
+    title="Fabula API",
+    version="1",
+    description=DESCRIPTION,
+    urls_namespace="api-v1",
+    auth=TokenAuth(),
+    parser=JsonParser(),
+)
+
+
+def error_response(request, status: int, code: str, message, **extra):
+    return api.create_response(request, {"error": {"code": code, "message": str(message), **extra}}, status=status)
+
+
+@api.exception_handler(GameError)
+def on_game_error(request, exc: GameError):
+    return error_response(request, STATUS_OF_KIND.get(exc.kind, 409), exc.code, exc.message)
+
+
+@api.exception_handler(ValidationError)
+def on_validation_error(request, exc: ValidationError):
+    problems = []
+    for error in exc.errors:
+        field = ".".join(str(part) for part in error.get("loc", ())[1:] if part != "payload") or "body"
+        problems.append({"field": field, "problem": str(error.get("msg", ""))})
+    first = problems[0] if problems else {"field": "", "problem": ""}
+    message = _("This request is not valid: %(field)s: %(problem)s") % first
+    return error_response(request, 400, "bad_request", message, details=problems)
+
+
+@api.exception_handler(AuthenticationError)
+def on_authentication_error(request, exc):
+    response = error_response(
+        request, 401, "unauthorized", _("Send a valid API token: Authorization: Bearer <token>.")
+    )
+    response["WWW-Authenticate"] = 'Bearer realm="api"'
+    return response
+
+
+@api.exception_handler(Throttled)
+def on_throttled(request, exc: Throttled):
+    response = error_response(request, 429, "rate_limited", _("Too many requests: wait a little and try again."))
+    if exc.wait:
+        response["Retry-After"] = str(int(exc.wait))
+    return response
+
+
+@api.exception_handler(HttpError)
+def on_http_error(request, exc: HttpError):
+    if isinstance(exc.__cause__, BodyTooLarge):
+        return error_response(request, 400, "too_large", _("The request body is too large."))
+    if exc.status_code == 400:  # the parser's only error: the body is not JSON
+        return error_response(request, 400, "malformed_json", _("The request body is not valid JSON."))
+    return error_response(request, exc.status_code, "error", str(exc))
+
+
+@api.exception_handler(ApiError)
+def on_api_error(request, exc: ApiError):
+    return error_response(request, exc.status, exc.code, exc.message, **exc.extra)
+
+
+@api.exception_handler(SuspiciousOperation)
+def on_suspicious(request, exc):
+    if isinstance(exc, RequestDataTooBig):
+        return error_response(request, 400, "too_large", _("The request body is too large."))
+    return error_response(request, 400, "bad_request", _("That request is not understood."))
+
+
+@api.exception_handler(Http404)
+def on_not_found(request, exc):
+    return error_response(request, 404, "not_found", _("There is no such thing here."))
+
+
+@api.exception_handler(Exception)
+def on_unexpected(request, exc):
+    # A bug: log it for the developers, and still answer in the API's format.
+    log.exception("API error on %s %s", request.method, request.path)
+    return error_response(request, 500, "server_error", _("Something went wrong on our side."))
+
+
+def not_found(request, rest=""):
+    """Any other path under the API."""
+    return error_response(request, 404, "not_found", _("There is no such thing here."))
+
+
+from . import accounts, games  # noqa: E402  (the routes register on ``api``)
+
+api.add_router("", accounts.router)
+api.add_router("", games.router)

@@ -1,0 +1,102 @@
+"""Games: list, create, join, leave, start, look, act. Each handler makes one service or selector call."""
+
+from typing import Literal
+
+from ninja import Body, Query, Router, Status
+from pydantic import Field
+
+from games.selectors.games import game_get_for_viewer, game_view, games_listed
+from games.services.games import game_act, game_create, game_join, game_leave, game_start
+
+from .encoding import action_in, summary_out, view_out
+from .errors import errors
+from .limits import rate_hit
+from .schemas import ACTION_MODELS, GameCreateIn, GameList, GameView, JoinIn, LeaveOut
+
+router = Router(tags=["games"])
+
+GAME = "/games/{int:game_id}"
+
+
+def _view(request, game_id) -> dict:
+    game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+    return view_out(game_view(game=game, seats=seats, user=request.user), request=request)
+
+
+@router.get("/games", summary="List games", response={200: GameList, **errors(400, 401, 429)})
+def games_list(
+    request,
+    status: Literal["open", "active", "finished"] | None = Query(
+        None, description="Without `mine`: public games in this state (default `open`)."
+    ),
+    mine: bool = Query(False, description="Only the games you have a seat in."),
+    limit: int = Query(50, ge=1, le=100),
+):
+    """Games to join (public, open), to watch, or your own; newest first."""
+    games = games_listed(user=request.user, status=status, mine=mine, limit=limit)
+    return {"games": [summary_out(game) for game in games]}
+
+
+@router.post("/games", summary="Create a game", response={201: GameView, **errors(400, 401, 429)})
+def games_create(request, payload: GameCreateIn = Body(GameCreateIn())):
+    """Create a game; you take its first seat. A private game's view carries its `invite_code`."""
+    game = game_create(
+        creator=request.user,
+        kind=payload.kind,
+        max_seats=payload.seats,
+        pace=payload.pace,
+        phase_seconds=payload.phase_seconds,
+        visibility=payload.visibility,
+        options={"target_score": payload.target_score},
+    )
+    return Status(201, _view(request, game.pk))
+
+
+@router.get(GAME, summary="See a game", response={200: GameView, **errors(401, 404, 429)})
+def games_detail(request, game_id: int):
+    """The game as you may see it: your hand, never another player's; owners and votes only once revealed."""
+    return _view(request, game_id)
+
+
+@router.post(GAME + "/join", summary="Join a game", response={200: GameView, **errors(400, 401, 403, 404, 409, 429)})
+def games_join(request, game_id: int, payload: JoinIn = Body(JoinIn())):
+    """Take a seat (a private game needs its `invite_code`). The last seat taken starts the game."""
+    game_join(game_id=game_id, user=request.user, invite_code=payload.invite_code)
+    return _view(request, game_id)
+
+
+@router.post(GAME + "/leave", summary="Leave a game", response={200: LeaveOut, **errors(401, 403, 404, 409, 429)})
+def games_leave(request, game_id: int):
+    """Give up your seat in a game that has not started (in a started game, resign instead)."""
+    game = game_leave(game_id=game_id, user=request.user)
+    return {"id": game.pk, "status": game.status}
+
+
+@router.post(GAME + "/start", summary="Start a game", response={200: GameView, **errors(401, 403, 404, 409, 429)})
+def games_start(request, game_id: int):
+    """Start your game before every seat is taken (at least 3 players)."""
+    game_start(game_id=game_id, user=request.user)
+    return _view(request, game_id)
+
+
+@router.post(
+    GAME + "/actions",
+    summary="Act in a game",
+    response={200: GameView, **errors(400, 401, 403, 404, 409, 429)},
+    openapi_extra={
+        "requestBody": {
+            "content": {
+                "application/json": {"schema": {"oneOf": [model.model_json_schema() for model in ACTION_MODELS]}}
+            }
+        }
+    },
+)
+def games_act(request, game_id: int, payload: dict = Body(..., examples=[{"type": "vote", "position": 3}])):
+    """Act in the game: a clue (in round 1 the first clue makes its sender storyteller), a submission, a vote, or resign.
+
+    Optional `round` guards against acting on a round that has ended meanwhile.
+    """
+    rate_hit("actions", str(request.auth.pk))
+    action, expected_round = action_in(payload)
+    game_act(game_id=game_id, user=request.user, action=action, expected_round=expected_round)
+    return _view(request, game_id)
