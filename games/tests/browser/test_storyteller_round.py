@@ -60,6 +60,13 @@ def test_three_people_play_a_round(live_server, browser):
         page.reload()
         expect(page.locator(".clue q")).to_have_text("A door to nowhere")
         picks = page.locator(".submit-form .card-pick")
+        # A card opens large without being chosen.
+        picks.nth(2).locator("[data-zoom]").click()
+        expect(page.locator("#card-zoom")).to_be_visible()
+        expect(page.locator("#card-zoom .alt")).to_contain_text("Picture")
+        page.keyboard.press("Escape")
+        expect(page.locator("#card-zoom")).to_be_hidden()
+        expect(page.locator(".submit-form input:checked")).to_have_count(0)
         picks.nth(0).click()
         picks.nth(1).click()
         page.get_by_role("button", name="Hand in my cards").click()
