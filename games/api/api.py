@@ -11,6 +11,7 @@ import logging
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.parser import Parser
@@ -153,6 +154,7 @@ def on_unexpected(request, exc):
     return error_response(request, 500, "server_error", _("Something went wrong on our side."))
 
 
+@csrf_exempt  # no cookie-based session here: any method gets the JSON 404, not the CSRF page
 def not_found(request, rest=""):
     """Any other path under the API."""
     return error_response(request, 404, "not_found", _("There is no such thing here."))

@@ -222,3 +222,5 @@ class TestDetail:
         _user, client = make_player()
         assert error_of(client.get("/nothing/here")) == (404, "not_found")
         assert client.delete("/games").status_code == 405
+        client.client = type(client.client)(enforce_csrf_checks=True)
+        assert error_of(client.post("/nothing/here", {})) == (404, "not_found")

@@ -1,0 +1,212 @@
+"""POST /api/v1/games/{id}/actions: clue, submit, vote, resign, and every way to get them wrong."""
+
+import pytest
+
+from games.models import Game
+
+from .conftest import error_of
+
+pytestmark = pytest.mark.django_db
+
+
+def views(game_id, users):
+    return [client.get(f"/games/{game_id}").json() for _user, client in users]
+
+
+def give_clue(game_id, users, who=0):
+    client = users[who][1]
+    card = client.get(f"/games/{game_id}").json()["hand"][0]["id"]
+    response = client.post(f"/games/{game_id}/actions", {"type": "clue", "card": card, "text": "a quiet storm"})
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def submit_all(game_id, users, storyteller=0):
+    for index, (_user, client) in enumerate(users):
+        if index == storyteller:
+            continue
+        view = client.get(f"/games/{game_id}").json()
+        cards = [card["id"] for card in view["hand"][: view["cards_to_submit"]]]
+        response = client.post(f"/games/{game_id}/actions", {"type": "submit", "cards": cards})
+        assert response.status_code == 200, response.content
+
+
+class TestPlay:
+    def test_a_whole_round(self, seated):
+        game_id, users = seated(4)
+        view = give_clue(game_id, users)
+        assert view["phase"] == "submit" and view["storyteller"] == users[0][0].username
+        assert view["clue"] == "a quiet storm" and view["you"]["to_act"] is False
+        submit_all(game_id, users)
+        vote_views = views(game_id, users)
+        assert {v["phase"] for v in vote_views} == {"vote"}
+        for (user, client), view in list(zip(users, vote_views))[1:]:
+            assert sum(card["mine"] for card in view["table"]) == 1
+            position = next(card["position"] for card in view["table"] if not card["mine"])
+            after = client.post(f"/games/{game_id}/actions", {"type": "vote", "position": position, "round": 1})
+            assert after.status_code == 200
+        view = users[0][1].get(f"/games/{game_id}").json()
+        assert view["round"] == 2 and view["phase"] == "clue" and view["storyteller"] == users[1][0].username
+        last = view["last_round"]
+        assert last["round"] == 1 and last["clue"] == "a quiet storm" and len(last["table"]) == 4
+        assert sum(last["points"].values()) == sum(p["score"] for p in view["players"])
+        assert {card["owner"] for card in last["table"]} == {user.username for user, _client in users}
+        assert all(isinstance(card["id"], str) for card in last["table"])
+
+    def test_card_ids_as_ints_are_accepted_too(self, seated):
+        game_id, users = seated(3)
+        card = users[0][1].get(f"/games/{game_id}").json()["hand"][0]["id"]
+        response = users[0][1].post(f"/games/{game_id}/actions", {"type": "clue", "card": int(card), "text": "x"})
+        assert response.status_code == 200
+
+    def test_three_players_submit_two_cards(self, seated):
+        game_id, users = seated(3)
+        give_clue(game_id, users)
+        view = users[1][1].get(f"/games/{game_id}").json()
+        assert view["cards_to_submit"] == 2
+        one = [view["hand"][0]["id"]]
+        assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": one})) == (
+            400, "wrong_card_count",
+        )
+        submit_all(game_id, users)
+        assert len(users[1][1].get(f"/games/{game_id}").json()["table"]) == 5
+
+    def test_resign(self, seated):
+        game_id, users = seated(4)
+        response = users[3][1].post(f"/games/{game_id}/actions", {"type": "resign"})
+        assert response.status_code == 200
+        assert [p for p in response.json()["players"] if p["username"] == users[3][0].username][0]["resigned"]
+        assert error_of(users[3][1].post(f"/games/{game_id}/actions", {"type": "resign"})) == (409, "resigned")
+
+    def test_resigning_to_two_players_ends_the_game(self, seated):
+        game_id, users = seated(3)
+        view = users[2][1].post(f"/games/{game_id}/actions", {"type": "resign"}).json()
+        assert view["status"] == "finished" and view["phase"] is None
+        assert error_of(users[0][1].post(f"/games/{game_id}/actions", {"type": "resign"})) == (409, "game_finished")
+
+
+class TestConflicts:
+    def test_wrong_phase_and_not_your_turn(self, seated):
+        game_id, users = seated(4)
+        assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": 1})) == (
+            409, "wrong_phase",
+        )
+        give_clue(game_id, users)
+        card = users[1][1].get(f"/games/{game_id}").json()["hand"][0]["id"]
+        assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "clue", "card": card, "text": "t"})) == (
+            409, "wrong_phase",
+        )
+        assert error_of(users[0][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": [card]})) == (
+            409, "not_your_turn",
+        )
+
+    def test_not_in_hand_already_submitted_own_card_already_voted(self, seated):
+        game_id, users = seated(4)
+        give_clue(game_id, users)
+        someone_elses = users[2][1].get(f"/games/{game_id}").json()["hand"][0]["id"]
+        assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": [someone_elses]})) == (
+            409, "not_in_hand",
+        )
+        submit_all(game_id, users)
+        view = users[1][1].get(f"/games/{game_id}").json()
+        own = next(card["position"] for card in view["table"] if card["mine"])
+        other = next(card["position"] for card in view["table"] if not card["mine"])
+        assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": own})) == (
+            409, "own_card",
+        )
+        assert users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": other}).status_code == 200
+        assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": other})) == (
+            409, "already_voted",
+        )
+        assert error_of(users[0][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": other})) == (
+            409, "not_your_turn",
+        )
+
+    def test_a_stale_round_is_refused(self, seated):
+        game_id, users = seated(4)
+        card = users[0][1].get(f"/games/{game_id}").json()["hand"][0]["id"]
+        body = {"type": "clue", "card": card, "text": "t", "round": 2}
+        assert error_of(users[0][1].post(f"/games/{game_id}/actions", body)) == (409, "stale")
+
+    def test_before_the_start(self, deck, make_player):
+        _user, client = make_player()
+        game_id = client.post("/games", {"seats": 3}).json()["id"]
+        assert error_of(client.post(f"/games/{game_id}/actions", {"type": "resign"})) == (409, "not_started")
+
+    def test_not_a_player_and_unknown_game(self, seated, make_player):
+        game_id, _users = seated(3)
+        _user, stranger = make_player()
+        assert error_of(stranger.post(f"/games/{game_id}/actions", {"type": "resign"})) == (403, "not_a_player")
+        assert error_of(stranger.post("/games/987654/actions", {"type": "resign"})) == (404, "not_found")
+
+
+class TestBadInput:
+    @pytest.mark.parametrize(
+        "body,code",
+        [
+            ({}, "bad_action"),
+            ({"type": "dance"}, "bad_action"),
+            ({"type": 5}, "bad_action"),
+            ({"type": "clue", "card": "abc", "text": "t"}, "bad_action"),
+            ({"type": "clue", "card": True, "text": "t"}, "bad_action"),
+            ({"type": "clue", "card": "1", "text": 5}, "bad_action"),
+            ({"type": "clue", "card": "1"}, "bad_action"),
+            ({"type": "clue", "card": "1", "text": "t", "extra": 1}, "bad_action"),
+            ({"type": "clue", "card": "1", "text": "   "}, "clue_empty"),
+            ({"type": "clue", "card": "1", "text": "x" * 201}, "clue_too_long"),
+            ({"type": "clue", "card": "1", "text": "a\x00b"}, "bad_action"),
+            ({"type": "clue", "card": "1", "text": "t", "round": "one"}, "bad_action"),
+            ({"type": "clue", "card": "1", "text": "t", "round": True}, "bad_action"),
+            ({"type": "clue", "card": "9" * 40, "text": "t"}, "bad_action"),
+            ({"type": "clue", "card": 10**40, "text": "t"}, "not_in_hand"),
+            ({"type": "submit", "cards": "12"}, "bad_action"),
+            ({"type": "vote", "position": "1"}, "bad_action"),
+            ({"type": "vote", "position": 1.5}, "bad_action"),
+        ],
+    )
+    def test_is_400_or_409_and_changes_nothing(self, seated, body, code):
+        game_id, users = seated(4)
+        before = Game.objects.get(pk=game_id)
+        status, got = error_of(users[0][1].post(f"/games/{game_id}/actions", body))
+        assert got == code
+        assert status == (409 if code == "not_in_hand" else 400)
+        after = Game.objects.get(pk=game_id)
+        assert (after.version, after.state) == (before.version, before.state)
+
+    @pytest.mark.parametrize(
+        "raw,code",
+        [
+            ("", "bad_request"),
+            ("{", "malformed_json"),
+            ("[1, 2]", "bad_request"),
+            ('"clue"', "bad_request"),
+            ("null", "bad_request"),
+            ("NaN", "bad_request"),
+            ('{"type": "vote", "position": ' + "9" * 5000 + "}", "malformed_json"),
+            ("[" * 100_000 + "]" * 100_000, "too_large"),
+            ('{"type": "submit", "cards": ' + "[" * 5000 + "]" * 5000 + "}", "malformed_json"),
+            ('{"type": "submit", "cards": ' + "[" * 900 + "]" * 900 + "}", "bad_action"),
+            (b"\xff\xfe{}", "malformed_json"),
+        ],
+    )
+    def test_malformed_bodies_are_400(self, seated, raw, code):
+        game_id, users = seated(3)
+        assert error_of(users[0][1].post(f"/games/{game_id}/actions", raw=raw)) == (400, code)
+
+    def test_a_body_over_the_servers_limit_is_400(self, seated, settings):
+        game_id, users = seated(3)
+        settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+        raw = '{"type": "clue", "card": "1", "text": "' + "x" * 2000 + '"}'
+        assert error_of(users[0][1].post(f"/games/{game_id}/actions", raw=raw)) == (400, "too_large")
+
+    def test_actions_are_rate_limited_per_token(self, seated, settings):
+        game_id, users = seated(3)
+        settings.FABULA_API_RATES = {"actions": (3, 60)}
+        codes = [users[0][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code for _ in range(4)]
+        assert codes == [400, 400, 400, 429]
+        assert users[1][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code == 400
+        assert users[0][1].get(f"/games/{game_id}").status_code == 200  # looking is counted apart
+
+    def test_no_token(self, seated, anon):
+        game_id, _users = seated(3)
+        assert error_of(anon.post(f"/games/{game_id}/actions", {"type": "resign"})) == (401, "unauthorized")
