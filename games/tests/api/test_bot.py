@@ -1,0 +1,97 @@
+"""Whole games through the API, played by the example bot (examples/bot.py) over real HTTP."""
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+from games.models import Game
+from games.tests.factories import deck_with_cards
+
+BOT_PATH = Path(__file__).resolve().parents[3] / "examples" / "bot.py"
+
+
+def load_bot():
+    spec = importlib.util.spec_from_file_location("fabula_example_bot", BOT_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+bot = load_bot()
+
+
+@pytest.fixture
+def site(live_server, transactional_db):
+    deck_with_cards(48)
+    return live_server.url
+
+
+def sign_up_bots(url, count, prefix="bot"):
+    apis = []
+    for n in range(count):
+        api = bot.Api(url)
+        assert bot.sign_up(api, username=f"{prefix}{n}", password="a long pass phrase")
+        bot.get_token(api, username=f"{prefix}{n}", password="a long pass phrase")
+        apis.append(api)
+    return apis
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_bots_play_a_whole_game(site, players):
+    apis = sign_up_bots(site, players)
+    first = bot.join_or_create(apis[0], seats=players)  # nothing open: creates
+    assert first["status"] == "open"
+    for api in apis[1:]:
+        view = bot.join_or_create(api, seats=players)  # finds and joins the open game
+        assert view["id"] == first["id"]
+    rng = random.Random(players)
+    views = {}
+    for _ in range(1000):  # each pass: every bot looks once and acts if the game waits for it
+        views = {n: bot.play_turn(api, first["id"], rng) for n, api in enumerate(apis)}
+        if all(view["status"] == "finished" for view in views.values()):
+            break
+    game = Game.objects.get(pk=first["id"])
+    assert game.status == "finished" and game.round > 1
+    final = views[0]
+    assert final["winners"] and set(final["winners"]) <= {p["username"] for p in final["players"]}
+    assert sum(p["score"] for p in final["players"]) == sum(s.score for s in game.seats.all())
+    assert "game" in bot.describe(final) and "winners" in bot.describe(final)
+
+
+def test_the_bots_command_line(site, capsys):
+    """main(): sign up, create a private game; two more bots join it by id and invite code; all play to the end."""
+    creator = sign_up_bots(site, 1, prefix="host")[0]
+    view = bot.create_game(creator, seats=3, private=True)
+    code = view["invite_code"]
+    helpers = sign_up_bots(site, 1, prefix="guest")
+    bot.join_game(helpers[0], view["id"], code)
+    rng = random.Random(1)
+    # The third player is main() itself, signed up from the command line. The other two play
+    # in the same thread: whenever main() looks at the game they take their turn first, so
+    # the test needs no thread and no sleep (main() polls with --poll 0).
+    original = bot.play_turn
+
+    def play_turn_with_company(api, game_id, rng_):
+        for other in (creator, helpers[0]):
+            original(other, game_id, rng)
+        return original(api, game_id, rng_)
+
+    bot.play_turn = play_turn_with_company
+    try:
+        code_ = bot.main(
+            ["--url", site, "--username", "cli", "--password", "a long pass phrase",
+             "--game", str(view["id"]), "--invite", code, "--poll", "0", "--seed", "3"]
+        )
+    finally:
+        bot.play_turn = original
+    out = capsys.readouterr().out
+    assert code_ == 0, out
+    assert "signed up as cli" in out and "is over: winners" in out
+    assert Game.objects.get(pk=view["id"]).status == "finished"
+
+
+def test_the_bot_reports_api_errors(site, capsys):
+    assert bot.main(["--url", site, "--token", "fab_wrong", "--game", "1"]) == 1
+    assert "401 unauthorized" in capsys.readouterr().err
