@@ -176,6 +176,11 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
+# Beat: due phases expire (games.tasks). It works from the deadline_at column,
+# so a missed run costs only delay.
+CELERY_BEAT_SCHEDULE = {
+    "expire-due-games": {"task": "games.expire_due_games", "schedule": FABULA_EXPIRY_INTERVAL_SECONDS},
+}
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
