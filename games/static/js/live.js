@@ -1,6 +1,204 @@
-// Countdown for every <time data-deadline>. Live updates join this file later.
+// Live pages (DESIGN.md: notify, then fetch).
+//
+// Every element with data-live re-renders itself from its own URL on the
+// "fabula:refresh" event (hx-get + hx-trigger in its template); this file only
+// decides *when*. One WebSocket per page says that something changed (ids and
+// versions, never content); the page then fetches its own fragments over HTTP,
+// rendered for this viewer. Nothing here is needed for the page to work: a page
+// whose socket cannot connect still works by reload, and refreshes on a slow
+// timer besides.
+//
+// Also: the countdown of every <time data-deadline>.
 (function () {
   "use strict";
+
+  var RECONNECT_FIRST_MS = 1000;   // first retry after a drop, doubled each time...
+  var RECONNECT_MAX_MS = 30000;    // ...up to this
+  var STABLE_MS = 10000;           // a socket open this long resets the backoff
+  var SAFETY_REFRESH_MS = 30000;   // refresh everything this often, whatever the socket says
+  var DEADLINE_POLL_MS = 2000;     // after a deadline passed, look this often...
+  var DEADLINE_POLL_FOR_MS = 20000; // ...for this long, then leave it to the safety refresh
+
+  // ---- Refreshing -----------------------------------------------------------
+
+  function live(kind) {
+    return document.querySelectorAll(kind ? '[data-live="' + kind + '"]' : "[data-live]");
+  }
+
+  // htmx queues a trigger that arrives while the element's request is in flight
+  // and sends it once that one is done, so bursts cost at most one extra fetch.
+  function refresh(element) {
+    if (window.htmx) window.htmx.trigger(element, "fabula:refresh");
+  }
+
+  function refreshAll(kind) {
+    live(kind).forEach(refresh);
+  }
+
+  function gameElement(gameId) {
+    return document.querySelector('[data-live="game"][data-game="' + gameId + '"]');
+  }
+
+  // ---- Keeping what the viewer is doing across a refresh ---------------------
+  //
+  // The fragments swap with idiomorph ("morph"), which keeps the nodes that did
+  // not change: no image reloads, focus and caret stay. It would still reset
+  // what the viewer typed or ticked to what the server rendered (nothing), so
+  // while the part they are working on is the same part (its data-key, e.g.
+  // round-phase-act, did not change) their input is left alone. A new phase
+  // brings a new data-key, and a fresh form.
+
+  var USER_STATE = { value: true, checked: true, selected: true, open: true };
+
+  // Idiomorph asks before it changes an attribute (or the state behind it);
+  // false leaves it as the viewer set it.
+  function mayUpdate(attribute, element) {
+    if (!USER_STATE[attribute]) return true;
+    if (element.type === "hidden" || element.type === "submit") return true;
+    var box = element.closest("[data-key]");
+    if (!box) return attribute !== "open";  // a <details> stays as the viewer left it
+    return box.fabulaKeyBeforeSwap !== box.getAttribute("data-key");
+  }
+
+  function configureMorph() {
+    if (window.Idiomorph) window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = mayUpdate;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || !target.matches || !target.matches("[data-live]")) return;
+    if (!document.body.contains(target)) {  // replaced meanwhile: nothing to update
+      event.detail.shouldSwap = false;
+      return;
+    }
+    // A refresh that was already on its way when the viewer's own action came
+    // back may be older than what is shown: keep the newer.
+    if (target.matches("[data-game]") && event.detail.requestConfig &&
+        event.detail.requestConfig.verb === "get") {
+      var incoming = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+      if (incoming && Number(incoming[1]) < Number(target.getAttribute("data-version"))) {
+        event.detail.shouldSwap = false;
+        return;
+      }
+    }
+    target.querySelectorAll("[data-key]").forEach(function (box) {
+      box.fabulaKeyBeforeSwap = box.getAttribute("data-key");
+    });
+  });
+
+  // ---- The socket -----------------------------------------------------------
+
+  var socket = null;
+  var attempts = 0;
+  var retryTimer = null;
+  var openedAt = 0;
+  var heard = {};  // game id -> newest version heard: one message reaches a page once per group it follows
+
+  function socketUrl() {
+    var params = [];
+    var board = document.querySelector('[data-live="game"][data-game]');
+    if (board) params.push("game=" + encodeURIComponent(board.getAttribute("data-game")));
+    if (live("lobby").length) params.push("lobby=1");
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + location.host + "/ws/live/" + (params.length ? "?" + params.join("&") : "");
+  }
+
+  function wanted() {
+    // Signed-in pages follow the viewer's own group (My games, the bell).
+    return live().length > 0 || document.body.hasAttribute("data-user");
+  }
+
+  function setState(state) {
+    document.body.setAttribute("data-socket", state);
+  }
+
+  function connect() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (socket || !wanted() || !("WebSocket" in window)) return;
+    setState("connecting");
+    try {
+      socket = new WebSocket(socketUrl());
+    } catch (error) {
+      socket = null;
+      scheduleReconnect();
+      return;
+    }
+    socket.onopen = function () {
+      openedAt = Date.now();
+      setState("open");
+      // Whatever happened while we were away (or before this page's socket
+      // joined its groups), the fragments' own URLs know it.
+      refreshAll();
+    };
+    socket.onmessage = function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (error) { return; }
+      handle(message);
+    };
+    // A refused handshake (a game this viewer may not follow, a foreign
+    // Origin) looks like a drop to the browser: it backs off like one.
+    socket.onclose = function () {
+      socket = null;
+      if (openedAt && Date.now() - openedAt > STABLE_MS) attempts = 0;
+      openedAt = 0;
+      setState("closed");
+      scheduleReconnect();
+    };
+  }
+
+  // Exponential backoff with jitter, so that a restarted server is not met by
+  // every page at the same instant.
+  function scheduleReconnect() {
+    if (retryTimer || !wanted()) return;
+    var ceiling = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * Math.pow(2, attempts));
+    attempts += 1;
+    retryTimer = setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);
+  }
+
+  function reconnectNow() {
+    if (socket) return;
+    connect();
+  }
+
+  function handle(message) {
+    if (message.type === "game.changed") {
+      if (heard[message.game] >= message.version) return;
+      heard[message.game] = message.version;
+      var board = gameElement(message.game);
+      if (board && Number(board.getAttribute("data-version")) < message.version) refresh(board);
+      // The viewer's user group speaks of every game they sit in, the lobby
+      // group of every open public game.
+      refreshAll("mine");
+      refreshAll("lobby");
+    } else if (message.type === "notifications.changed") {
+      refreshAll("bell");
+    }
+  }
+
+  // ---- Deadlines --------------------------------------------------------------
+  //
+  // When a deadline passes, the beat task expires the phase a few seconds later.
+  // That change may not come as a message at all: on the embedded default the
+  // channel layer is in-memory, one per process, so what the Celery worker does
+  // cannot reach the web server's sockets (with Redis it does). So a page whose
+  // deadline passed looks for itself, every few seconds for a while.
+
+  function checkDeadlines(now) {
+    live().forEach(function (element) {
+      var passed = null;
+      element.querySelectorAll("time[data-deadline]").forEach(function (time) {
+        var at = Date.parse(time.getAttribute("datetime"));
+        if (!isNaN(at) && at <= now && (passed === null || at < passed)) passed = at;
+      });
+      if (passed === null || now - passed > DEADLINE_POLL_FOR_MS) return;
+      if (now >= (element.fabulaDeadlineCheckAt || 0)) {
+        element.fabulaDeadlineCheckAt = now + DEADLINE_POLL_MS;
+        refresh(element);
+      }
+    });
+  }
+
   function format(ms) {
     if (ms <= 0) return "0:00";
     var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600),
@@ -9,11 +207,31 @@
     if (h > 0) return h + "h " + String(m).padStart(2, "0") + "m";
     return m + ":" + String(sec).padStart(2, "0");
   }
+
   function tick() {
+    var now = Date.now();
     document.querySelectorAll("time[data-deadline]").forEach(function (el) {
       var at = Date.parse(el.getAttribute("datetime"));
-      if (!isNaN(at)) el.textContent = format(at - Date.now());
+      if (!isNaN(at)) el.textContent = format(at - now);
     });
+    checkDeadlines(now);
   }
-  document.addEventListener("DOMContentLoaded", function () { tick(); setInterval(tick, 1000); });
+
+  // ---- Start ------------------------------------------------------------------
+
+  document.addEventListener("DOMContentLoaded", function () {
+    configureMorph();
+    tick();
+    setInterval(tick, 1000);
+    connect();
+    setInterval(function () {
+      if (!document.hidden) refreshAll();
+    }, SAFETY_REFRESH_MS);
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) return;
+      refreshAll();
+      reconnectNow();
+    });
+    window.addEventListener("online", reconnectNow);
+  });
 })();
