@@ -1,0 +1,226 @@
+"""The live socket: who may follow what, and that it says nothing but ids and versions."""
+
+import random
+from datetime import timedelta
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import transaction
+from django.test import Client
+
+from config.asgi import application
+from games.models import Game
+from games.services import events
+from games.services.games import game_act, game_create, game_expire, game_join, game_leave, game_start
+
+from ..factories import UserFactory, deck_with_cards, started_game
+from ..play import play_step, play_to_end
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = b"http://testserver"
+GAME_KEYS = {"type", "game", "version"}
+NOTIFICATION_KEYS = {"type", "unread"}
+
+
+def _session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+@pytest_asyncio.fixture
+async def open_socket():
+    """Open a page's socket as ``user`` (None: anonymous); returns (communicator, accepted)."""
+    opened = []
+
+    async def open_(*, user=None, query: str = "", origin: bytes | None = ORIGIN):
+        headers = [(b"origin", origin)] if origin is not None else []
+        if user is not None:
+            headers.append((b"cookie", (await sync_to_async(_session_cookie)(user)).encode()))
+        communicator = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
+        accepted, _code = await communicator.connect(timeout=5)
+        if accepted:
+            opened.append(communicator)
+        return communicator, accepted
+
+    yield open_
+    for communicator in opened:
+        await communicator.disconnect()
+
+
+async def next_message(communicator) -> dict:
+    return await communicator.receive_json_from(timeout=5)
+
+
+async def current_version(game) -> int:
+    await sync_to_async(game.refresh_from_db)()
+    return game.version
+
+
+async def test_a_player_hears_of_a_change_made_through_the_services(open_socket):
+    game, users = await sync_to_async(started_game)(4)
+    socket, accepted = await open_socket(user=users[1], query=f"game={game.pk}")
+    assert accepted
+
+    await sync_to_async(play_step)(game, users, random.Random(1))
+
+    # The pushed message equals a fresh fetch of what it speaks of.
+    assert await next_message(socket) == {
+        "type": "game.changed", "game": game.pk, "version": await current_version(game),
+    }
+
+
+async def test_my_games_hear_of_every_game_i_sit_in(open_socket):
+    game, users = await sync_to_async(started_game)(3)
+    socket, accepted = await open_socket(user=users[2])  # "My games": no game asked for
+    assert accepted
+
+    await sync_to_async(play_step)(game, users, random.Random(2))
+
+    assert await next_message(socket) == {
+        "type": "game.changed", "game": game.pk, "version": await current_version(game),
+    }
+
+
+async def test_the_lobby_hears_of_public_games_only(open_socket):
+    deck = await sync_to_async(deck_with_cards)()
+    creator = await sync_to_async(UserFactory)()
+    socket, accepted = await open_socket(query="lobby=1")
+    assert accepted
+
+    await sync_to_async(game_create)(creator=creator, max_seats=4, deck=deck, visibility="private")
+    public = await sync_to_async(game_create)(creator=creator, max_seats=4, deck=deck, visibility="public")
+
+    # Messages arrive in the order they were sent: had the private game been
+    # announced, its message would come first.
+    assert await next_message(socket) == {"type": "game.changed", "game": public.pk, "version": public.version}
+
+
+async def test_the_bell_hears_of_notifications(open_socket):
+    user = await sync_to_async(UserFactory)()
+    socket, accepted = await open_socket(user=user)
+    assert accepted
+
+    def notify():
+        with transaction.atomic():
+            events.user_notified(user_id=user.pk, unread=3)
+
+    await sync_to_async(notify)()
+
+    assert await next_message(socket) == {"type": "notifications.changed", "unread": 3}
+
+
+@pytest.mark.parametrize(
+    "visibility, viewer, accepted",
+    [
+        ("private", "stranger", False),
+        ("private", "anonymous", False),
+        ("private", "player", True),
+        ("public", "stranger", True),
+        ("public", "anonymous", True),
+    ],
+)
+async def test_only_who_may_see_a_game_may_follow_it(open_socket, visibility, viewer, accepted):
+    game, users = await sync_to_async(started_game)(3, visibility=visibility)
+    user = {"stranger": await sync_to_async(UserFactory)(), "anonymous": None, "player": users[1]}[viewer]
+
+    _socket, was_accepted = await open_socket(user=user, query=f"game={game.pk}")
+
+    assert was_accepted is accepted
+
+
+@pytest.mark.parametrize("game_id", ["999999", "abc", "-1", "99999999999999999999999", "1.5"])
+async def test_following_no_such_game_is_refused(open_socket, game_id):
+    user = await sync_to_async(UserFactory)()
+    _socket, accepted = await open_socket(user=user, query=f"game={game_id}")
+    assert not accepted
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [b"http://evil.example", b"http://testserver.evil.example", b"https://evil.example:443", b"null", None],
+)
+async def test_a_foreign_origin_is_refused(open_socket, origin):
+    game, users = await sync_to_async(started_game)(3)
+    _socket, accepted = await open_socket(user=users[0], query=f"game={game.pk}", origin=origin)
+    assert not accepted
+
+
+async def test_the_site_own_origin_is_accepted(open_socket):
+    game, users = await sync_to_async(started_game)(3)
+    for origin in (ORIGIN, b"http://127.0.0.1:8000", b"http://localhost:9000"):
+        _socket, accepted = await open_socket(user=users[0], query=f"game={game.pk}", origin=origin)
+        assert accepted, origin
+
+
+async def test_the_socket_forwards_ids_and_versions_and_nothing_else(open_socket):
+    """Even a group message that carried more would reach the browser without it."""
+    game, users = await sync_to_async(started_game)(3)
+    socket, _accepted = await open_socket(user=users[0], query=f"game={game.pk}")
+
+    await get_channel_layer().group_send(
+        events.game_group(game.pk),
+        {"type": "game.changed", "game": game.pk, "version": 99, "hand": [1, 2, 3], "votes": {"a": 1}},
+    )
+
+    assert await next_message(socket) == {"type": "game.changed", "game": game.pk, "version": 99}
+
+
+async def test_no_message_of_a_whole_game_carries_anything_but_ids_and_versions(open_socket):
+    """Join, leave, start, every move, a timeout, a resignation, a notification:
+    every message that reaches any socket has exactly the allowed keys."""
+    deck = await sync_to_async(deck_with_cards)()
+    creator, *others = await sync_to_async(UserFactory.create_batch)(6)
+    watcher, _ = await open_socket(query="lobby=1")
+    sockets = {creator.pk: (await open_socket(user=creator))[0]}
+    for user in others:
+        sockets[user.pk] = (await open_socket(user=user, query="lobby=1"))[0]
+
+    def play_a_whole_game():
+        game = game_create(creator=creator, max_seats=6, deck=deck, options={"target_score": 5})
+        for user in others[:4]:
+            game_join(game_id=game.pk, user=user)
+        game_leave(game_id=game.pk, user=others[3])
+        left_at = Game.objects.get(pk=game.pk).version
+        game_start(game_id=game.pk, user=creator)
+        game.refresh_from_db()
+        started_at = game.version
+        with transaction.atomic():
+            events.user_notified(user_id=creator.pk, unread=1)
+        game_expire(game_id=game.pk, version=game.version, now=game.deadline_at + timedelta(seconds=1))
+        players = [creator, *others[:3]]
+        rng = random.Random(3)
+        play_step(game, players, rng)
+        game_act(game_id=game.pk, user=others[2], action={"type": "resign"})
+        play_to_end(game, players[:3], rng)
+        return game, left_at, started_at
+
+    game, left_at, started_at = await sync_to_async(play_a_whole_game)()
+    assert game.status == Game.Status.FINISHED
+
+    # Each socket's last word on the game: the lobby's (the watcher's, and that
+    # of others[4], who never joins) when the game started, the player who left
+    # when they left, the players' at the end.
+    last_version = {watcher: started_at, sockets[others[4].pk]: started_at, sockets[others[3].pk]: left_at}
+    checked = []
+    for socket in [watcher, *sockets.values()]:
+        last = {"type": "game.changed", "game": game.pk, "version": last_version.get(socket, game.version)}
+        seen = []
+        while last not in seen:
+            seen.append(await next_message(socket))
+        for message in seen:
+            if message["type"] == "game.changed":
+                assert set(message) == GAME_KEYS, message
+                assert type(message["game"]) is int and type(message["version"]) is int
+            else:
+                assert message["type"] == "notifications.changed"
+                assert set(message) == NOTIFICATION_KEYS, message
+                assert type(message["unread"]) is int
+        checked += seen
+    assert len(checked) > 30
+    assert {"type": "notifications.changed", "unread": 1} in checked

@@ -1,0 +1,124 @@
+"""Two people in Chromium against a real ASGI server: one acts, the other's page
+follows without a reload; the server restarts and the pages catch up by themselves."""
+
+import json
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from games.services.games import game_act
+
+from ..factories import started_game
+from ..play import view_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ALLOWED_KEYS = [{"type", "game", "version"}, {"type", "unread"}]
+
+
+def open_page(browser, server, user, path, frames=None):
+    """A browser context signed in as ``user`` (a session made here), at ``path``."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(base_url=server.url)
+    context.add_cookies([{
+        "name": settings.SESSION_COOKIE_NAME,
+        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "url": server.url,
+    }])
+    page = context.new_page()
+    if frames is not None:
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    page.goto(path)
+    # A mark that a reload would wipe out.
+    page.evaluate("window.fabulaSamePage = true")
+    return page
+
+
+def socket_open(page):
+    expect(page.locator("body")).to_have_attribute("data-socket", "open")
+
+
+def refresh_by_hand(page):
+    """Refresh the page's live parts as a return to the tab does, and wait for the swap."""
+    page.evaluate("""() => new Promise(resolve => {
+        document.addEventListener("htmx:afterSwap", resolve, {once: true});
+        document.dispatchEvent(new Event("visibilitychange"));
+    })""")
+
+
+def test_one_acts_and_the_other_sees_it_live_then_catches_up_after_a_restart(asgi_server, browser):
+    game, (alice, bob, carol, dave) = started_game(4, pace="live")
+    frames = []
+    alice_page = open_page(browser, asgi_server, alice, game.get_absolute_url(), frames)
+    bob_page = open_page(browser, asgi_server, bob, game.get_absolute_url(), frames)
+    socket_open(alice_page)
+    socket_open(bob_page)
+
+    # Bob is half-way through a clue of his own when his page refreshes: what
+    # he typed and the card he picked stay, and so does his cursor.
+    bob_page.locator(".clue-form .card-pick input").nth(2).check()
+    bob_page.locator("#clue-text").fill("half a thou")
+    refresh_by_hand(bob_page)
+    expect(bob_page.locator("#clue-text")).to_have_value("half a thou")
+    expect(bob_page.locator("#clue-text")).to_be_focused()
+    expect(bob_page.locator(".clue-form .card-pick input").nth(2)).to_be_checked()
+
+    # Alice is quicker: her clue reaches Bob's page with no reload.
+    alice_page.locator(".clue-form .card-pick input").first.check()
+    alice_page.locator("#clue-text").fill("A quiet river")
+    alice_page.get_by_role("button", name="Give the clue").click()
+    expect(bob_page.locator(".clue q")).to_have_text("A quiet river")
+    expect(bob_page.locator(".clue-form")).to_have_count(0)
+    expect(bob_page.locator("#status")).to_contain_text("And 2 other players.")
+
+    # Bob picks the card he will hand in, and then the server goes down.
+    bob_page.locator(".submit-form .card-pick input").nth(3).check()
+    asgi_server.process.terminate()
+    asgi_server.process.wait()
+    expect(bob_page.locator("body")).not_to_have_attribute("data-socket", "open")
+
+    # While it is down, Carol hands in her card (the server hears nothing of it).
+    carol_card = view_for(game, carol)["hand"][0]["id"]
+    game_act(game_id=game.pk, user=carol, action={"type": "submit", "cards": [carol_card]}, expected_round=1)
+
+    # It comes back; the pages reconnect and catch up on their own.
+    asgi_server.start()
+    expect(bob_page.locator("#status")).to_contain_text("And 1 other player.", timeout=40_000)
+    expect(bob_page.locator(".submit-form .card-pick input").nth(3)).to_be_checked()
+    socket_open(alice_page)
+
+    # Bob hands in his card; Alice, the storyteller, sees only Dave is left.
+    bob_page.get_by_role("button", name="Hand in my card").click()
+    expect(alice_page.locator("#status")).to_have_text(re.compile(rf"Waiting for {dave.name} to hand in cards"))
+
+    assert alice_page.evaluate("window.fabulaSamePage") is True
+    assert bob_page.evaluate("window.fabulaSamePage") is True
+    # What went over the sockets: ids, versions, counts; nothing else.
+    assert frames
+    for frame in frames:
+        assert set(json.loads(frame)) in ALLOWED_KEYS, frame
+
+
+def test_a_page_that_cannot_connect_still_works_by_reload(asgi_server, browser):
+    game, (alice, bob, *_others) = started_game(3, pace="live")
+    bob_page = open_page(browser, asgi_server, bob, "about:blank")
+    bob_page.route_web_socket(re.compile(r"/ws/live/"), lambda ws: ws.close())
+    bob_page.goto(game.get_absolute_url())
+    alice_page = open_page(browser, asgi_server, alice, game.get_absolute_url())
+
+    alice_page.locator(".clue-form .card-pick input").first.check()
+    alice_page.locator("#clue-text").fill("Lighthouse")
+    alice_page.get_by_role("button", name="Give the clue").click()
+    expect(alice_page.locator(".clue q")).to_have_text("Lighthouse")
+
+    bob_page.reload()
+    expect(bob_page.locator(".clue q")).to_have_text("Lighthouse")
+    bob_page.locator(".submit-form .card-pick input").first.check()
+    bob_page.locator(".submit-form .card-pick input").nth(1).check()
+    bob_page.get_by_role("button", name="Hand in my cards").click()
+    expect(bob_page.locator(".submit-form")).to_have_count(0)
+    expect(bob_page.locator("body")).not_to_have_attribute("data-socket", "open")
