@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
+    path("notifications/", include("notifications.urls")),
     path("api/v1/", include("games.api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

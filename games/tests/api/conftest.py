@@ -1,5 +1,7 @@
+import importlib.util
 import json
 import uuid
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -8,6 +10,15 @@ from accounts.services import token_create
 from games.tests.factories import UserFactory, deck_with_cards
 
 API = "/api/v1"
+BOT_PATH = Path(__file__).resolve().parents[3] / "examples" / "bot.py"
+
+
+def load_bot():
+    """examples/bot.py, which is a script, not a package."""
+    spec = importlib.util.spec_from_file_location("fabula_example_bot", BOT_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(autouse=True)

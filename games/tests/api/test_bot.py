@@ -1,23 +1,13 @@
 """Whole games through the API, played by the example bot (examples/bot.py) over real HTTP."""
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
 from games.models import Game
 from games.tests.factories import deck_with_cards
 
-BOT_PATH = Path(__file__).resolve().parents[3] / "examples" / "bot.py"
-
-
-def load_bot():
-    spec = importlib.util.spec_from_file_location("fabula_example_bot", BOT_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from .conftest import load_bot
 
 bot = load_bot()
 

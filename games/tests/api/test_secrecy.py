@@ -9,6 +9,8 @@ import pytest
 from games.models import Card, Game
 from games.tests.factories import deck_with_cards
 
+from .conftest import load_bot
+
 pytestmark = pytest.mark.django_db
 
 
@@ -78,6 +80,9 @@ def check_view(view: dict, state: dict, seat: int, card_of_image: dict[str, int]
         assert view["last_round"]["round"] < state["round"] or state["phase"] == "finished"
 
 
+choose_action = load_bot().choose_action
+
+
 def check_all(game_id, players, card_of_image):
     """Every player's view, each checked against the engine's state."""
     state = Game.objects.get(pk=game_id).state
@@ -103,13 +108,7 @@ def test_no_view_leaks_before_the_reveal(seated, players):
             break
         phases_seen.add(views[0][1]["phase"])
         client, view = rng.choice([(c, v) for c, v in views if v["you"]["to_act"]])
-        hand = [card["id"] for card in view["hand"]]
-        if view["phase"] == "clue":
-            action = {"type": "clue", "card": rng.choice(hand), "text": "clue"}
-        elif view["phase"] == "submit":
-            action = {"type": "submit", "cards": rng.sample(hand, view["cards_to_submit"])}
-        else:
-            action = {"type": "vote", "position": rng.choice([c["position"] for c in view["table"] if not c["mine"]])}
+        action = choose_action(view, rng)  # the example bot's random choice
         assert client.post(f"/games/{game_id}/actions", action).status_code == 200
     assert Game.objects.get(pk=game_id).status == "finished"
     assert phases_seen == {"clue", "submit", "vote"}

@@ -1,0 +1,117 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Notification(models.Model):
+    """One line in a player's notifications: something happened in one of their games.
+
+    Rows are written by ``notifications.services`` inside the game's transaction,
+    so a notification exists exactly when the change it tells of was committed.
+    The text is composed when shown (``notifications.services.notification_text``),
+    in the reader's language.
+    """
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", _("Your turn")
+        GAME_STARTED = "game_started", _("Game started")
+        ROUND_REVEALED = "round_revealed", _("Round revealed")
+        GAME_FINISHED = "game_finished", _("Game finished")
+        PLAYER_JOINED = "player_joined", _("Player joined")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    round = models.PositiveIntegerField(null=True, blank=True)
+    # Your turn: what the game asks of the player (Turn.Asked); empty for other kinds.
+    asked = models.CharField(max_length=16, blank=True)
+    # Player joined: who joined.
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # Game finished: whether this player is among the winners.
+    won = models.BooleanField(default=False)
+    created_at = models.DateTimeField()
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="notification_user_idx"),
+            models.Index(fields=["user", "game"], condition=Q(read_at__isnull=True), name="notification_unread_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.user_id} in game {self.game_id}"
+
+    def get_absolute_url(self) -> str:
+        """Opening a notification marks it read and leads to its game."""
+        return reverse("notifications:open", args=[self.pk])
+
+
+class Turn(models.Model):
+    """One seat asked to act in one phase of a game.
+
+    The unit of "once per phase": the "your turn" notification, the turn email and
+    the reminder each happen at most once per row, and there is one row per seat
+    and phase (the constraint). A row stays open until the seat has acted or the
+    phase is over.
+    """
+
+    class Asked(models.TextChoices):
+        FIRST_CLUE = "first_clue", _("the first clue")
+        CLUE = "clue", _("your clue")
+        SUBMIT = "submit", _("your card")
+        VOTE = "vote", _("your vote")
+
+    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
+    # The phase as the services tell it apart: round, phase, storyteller...
+    phase_key = models.CharField(max_length=80)
+    asked = models.CharField(max_length=16, blank=True)
+    asked_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Asynchronous games with a running deadline: when a quarter of the time is left.
+    remind_at = models.DateTimeField(null=True, blank=True)
+    # When the turn email and the reminder were dealt with (sent, or not wanted).
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "phase_key"], name="turn_once_per_phase")]
+        indexes = [
+            models.Index(
+                fields=["asked_at"], condition=Q(closed_at__isnull=True, emailed_at__isnull=True),
+                name="turn_email_due_idx",
+            ),
+            models.Index(
+                fields=["remind_at"], condition=Q(closed_at__isnull=True, reminded_at__isnull=True),
+                name="turn_reminder_due_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat_id} in {self.phase_key}"
+
+
+class EmailPreferences(models.Model):
+    """Which emails a person wants; no row means the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_preferences"
+    )
+    turn_emails = models.BooleanField(
+        _("When it is my turn in an asynchronous game"), default=True,
+    )
+    reminder_emails = models.BooleanField(
+        _("A reminder when a quarter of the time is left and I have not played yet"), default=True,
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("email preferences")
+        verbose_name_plural = _("email preferences")
+
+    def __str__(self) -> str:
+        return f"email preferences of {self.user_id}"

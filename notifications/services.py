@@ -1,0 +1,136 @@
+"""In-site notifications, made from the games' own changes.
+
+The game services call ``notify_game_change`` when they persist a new state and
+``notify_player_joined`` when someone takes a seat, under the game's lock and in
+its transaction: the rows commit together with the change they tell of, and the
+message that makes open pages refresh their bell goes out after commit
+(``events.user_notified``). Emails are sent later, from the ``Turn`` rows, by
+``notifications.emails``.
+"""
+
+from datetime import datetime, timedelta
+
+from django.db.models import Count
+
+from games.models import Game, Seat
+from games.services import events
+
+from .models import Notification, Turn
+
+
+def notify_game_change(*, game: Game, seats: list[Seat], before, after, phase_key: tuple, now: datetime) -> None:
+    """Record what the change from ``before`` to ``after`` means for each player.
+
+    ``seats`` already mirror ``after`` (to_act, has_resigned, is_winner);
+    ``before`` is None when the game has just started; ``phase_key`` tells this
+    phase apart from every other one of the game.
+    """
+    key = "-".join(str(part) for part in phase_key)
+    waiting = [seat for seat in seats if seat.to_act]
+    # Seats that acted, and every seat of a phase that is over, are no longer asked.
+    Turn.objects.filter(seat__game=game, closed_at__isnull=True).exclude(
+        phase_key=key, seat__in=[seat.pk for seat in waiting]
+    ).update(closed_at=now)
+    asked_already = set(Turn.objects.filter(seat__game=game, phase_key=key).values_list("seat_id", flat=True))
+    asked = _asked(after)
+    newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
+    Turn.objects.bulk_create(
+        Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked
+    )
+    # The deadline may be new (a new phase, a pause, a resumed game).
+    Turn.objects.filter(seat__game=game, closed_at__isnull=True).update(remind_at=_remind_at(game))
+
+    def note(seat, kind, **fields):
+        fields.setdefault("round", after.round)
+        return Notification(user_id=seat.user_id, game=game, kind=kind, created_at=now, **fields)
+
+    notes = []
+    if before is None:
+        # "The game started" also says it is everyone's turn for the first clue.
+        notes += [note(seat, Notification.Kind.GAME_STARTED) for seat in seats]
+    else:
+        notes += [note(seat, Notification.Kind.YOUR_TURN, asked=asked) for seat in newly_asked]
+    if game.status == Game.Status.FINISHED:
+        # The last round's reveal is on the finished game's page.
+        notes += [note(seat, Notification.Kind.GAME_FINISHED, won=seat.is_winner) for seat in seats]
+    else:
+        for number in _revealed_rounds(before, after):
+            notes += [
+                note(seat, Notification.Kind.ROUND_REVEALED, round=number)
+                for seat in seats if not seat.has_resigned
+            ]
+    _deliver(notes)
+
+
+def notify_player_joined(*, game: Game, user, seats: list[Seat], now: datetime) -> None:
+    """``user`` took a seat; ``seats`` are the players who sat there before."""
+    _deliver(
+        Notification(
+            user_id=seat.user_id, game=game, kind=Notification.Kind.PLAYER_JOINED, actor=user, created_at=now
+        )
+        for seat in seats
+    )
+
+
+def unread_count(*, user) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def notification_open(*, user, notification_id: int, now: datetime) -> Notification:
+    """Mark one of the user's notifications read; raises ``Notification.DoesNotExist``."""
+    notification = Notification.objects.select_related("game").get(pk=notification_id, user=user)
+    if notification.read_at is None:
+        notification.read_at = now
+        notification.save(update_fields=["read_at"])
+        _tell([user.pk])
+    return notification
+
+
+def notifications_read_all(*, user, now: datetime, game_id: int | None = None) -> int:
+    """Mark the user's unread notifications read (only those of one game, if given)."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if game_id is not None:
+        unread = unread.filter(game_id=game_id)
+    count = unread.update(read_at=now)
+    if count:
+        _tell([user.pk])
+    return count
+
+
+def _asked(state) -> str:
+    phase = str(state.phase)
+    if phase == "clue":
+        return Turn.Asked.FIRST_CLUE if getattr(state, "storyteller", None) is None else Turn.Asked.CLUE
+    return phase if phase in Turn.Asked.values else ""
+
+
+def _remind_at(game: Game) -> datetime | None:
+    if game.pace != Game.Pace.ASYNC or game.deadline_at is None:
+        return None
+    return game.deadline_at - timedelta(seconds=game.phase_seconds / 4)
+
+
+def _revealed_rounds(before, after) -> list[int]:
+    """Rounds finished by this change whose cards and votes were shown (not lost turns)."""
+    done = len(getattr(before, "history", ())) if before is not None else 0
+    return [result.round for result in getattr(after, "history", ())[done:] if not getattr(result, "skipped", False)]
+
+
+def _deliver(notes) -> None:
+    notes = Notification.objects.bulk_create(list(notes))
+    _tell(sorted({note.user_id for note in notes}))
+
+
+def _tell(user_ids: list[int]) -> None:
+    """After commit, tell each user's open pages their unread count."""
+    if not user_ids:
+        return
+    counts = dict(
+        Notification.objects.filter(user_id__in=user_ids, read_at__isnull=True)
+        .order_by()
+        .values("user_id")
+        .annotate(unread=Count("id"))
+        .values_list("user_id", "unread")
+    )
+    for user_id in user_ids:
+        events.user_notified(user_id=user_id, unread=counts.get(user_id, 0))

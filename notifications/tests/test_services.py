@@ -1,0 +1,111 @@
+"""Notifications made from the games' changes: once each, after commit."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.models import Game
+from games.services.games import game_act, game_create, game_join
+from games.services.events import user_group
+from games.tests.factories import UserFactory, deck_with_cards, started_game
+from games.tests.timeouts.steps import clue, expire, storyteller_position, submit, to_vote, vote
+from notifications.models import Notification, Turn
+
+pytestmark = pytest.mark.django_db
+
+Kind = Notification.Kind
+
+
+def notes(user, **filters):
+    return list(Notification.objects.filter(user=user, **filters).order_by("id").values_list("kind", "asked", "round"))
+
+
+def test_joining_tells_the_players_already_seated_and_the_full_table_hears_the_start():
+    deck = deck_with_cards()
+    a, b, c, d = UserFactory.create_batch(4)
+    game = game_create(creator=a, max_seats=4, deck=deck)
+    game_join(game_id=game.pk, user=b)
+    game_join(game_id=game.pk, user=c)
+    joined = Notification.objects.filter(kind=Kind.PLAYER_JOINED).order_by("id")
+    assert [(n.user, n.actor) for n in joined] == [(a, b), (a, c), (b, c)]
+    game_join(game_id=game.pk, user=d)
+    for user in (a, b, c, d):
+        # "started" says it is everyone's turn for the first clue: no "your turn" besides.
+        assert notes(user, kind__in=[Kind.GAME_STARTED, Kind.YOUR_TURN]) == [(Kind.GAME_STARTED, "", 1)]
+    assert all(n.get_absolute_url() for n in Notification.objects.all())
+
+
+def test_your_turn_comes_once_per_phase_to_those_asked():
+    game, users = started_game(4)
+    clue(game, users[0], 0)
+    for seat in (1, 2, 3):
+        assert notes(users[seat], kind=Kind.YOUR_TURN) == [(Kind.YOUR_TURN, "submit", 1)]
+    assert notes(users[0], kind=Kind.YOUR_TURN) == []
+    submit(game, users[1], 1)
+    submit(game, users[2], 2)
+    assert Notification.objects.filter(kind=Kind.YOUR_TURN).count() == 3  # nobody asked twice
+    submit(game, users[3], 3)
+    for seat in (1, 2, 3):
+        assert notes(users[seat], kind=Kind.YOUR_TURN)[-1] == (Kind.YOUR_TURN, "vote", 1)
+    # One turn per seat and phase; those of the submit phase are closed.
+    assert Turn.objects.filter(seat__game=game, closed_at__isnull=True).count() == 3
+    assert Turn.objects.filter(seat__game=game, asked="submit", closed_at__isnull=False).count() == 3
+
+
+def test_the_storyteller_named_by_the_deadline_is_asked_for_a_clue():
+    game, users = started_game(4)
+    assert expire(game)
+    assert notes(users[0], kind=Kind.YOUR_TURN) == [(Kind.YOUR_TURN, "clue", 1)]
+    for user in users[1:]:
+        assert notes(user, kind=Kind.YOUR_TURN) == []
+    open_turns = Turn.objects.filter(seat__game=game, closed_at__isnull=True)
+    assert [(t.seat.position, t.asked) for t in open_turns] == [(0, "clue")]
+
+
+def test_a_revealed_round_and_a_finished_game_are_told_to_everyone():
+    game, users = started_game(4)
+    to_vote(game, users, teller=0)
+    for seat in (1, 2, 3):
+        vote(game, users[seat], storyteller_position(game))
+    for user in users:
+        assert notes(user, kind=Kind.ROUND_REVEALED) == [(Kind.ROUND_REVEALED, "", 1)]
+    assert notes(users[1], kind=Kind.YOUR_TURN)[-1] == (Kind.YOUR_TURN, "clue", 2)  # the next storyteller
+
+    game_act(game_id=game.pk, user=users[3], action={"type": "resign"})
+    game_act(game_id=game.pk, user=users[2], action={"type": "resign"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    finished = Notification.objects.filter(game=game, kind=Kind.GAME_FINISHED)
+    assert sorted((n.user_id, n.won) for n in finished) == sorted(
+        (seat.user_id, seat.is_winner) for seat in game.seats.all()
+    )
+    assert Turn.objects.filter(seat__game=game, closed_at__isnull=True).count() == 0
+
+
+def test_the_bell_hears_the_unread_count_after_commit(django_capture_on_commit_callbacks):
+    game, users = started_game(3)
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(user_group(users[1].pk), channel)
+    unread = Notification.objects.filter(user=users[1], read_at__isnull=True).count()
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        clue(game, users[0], 0)
+    assert Notification.objects.filter(user=users[1], read_at__isnull=True).count() == unread + 1
+    assert callbacks  # the message waits for the commit
+    for callback in callbacks:
+        callback()
+
+    async def next_notification():
+        async def first():
+            while True:
+                message = await layer.receive(channel)
+                if message["type"] == "notifications.changed":
+                    return message
+
+        return await asyncio.wait_for(first(), timeout=5)
+
+    message = async_to_sync(next_notification)()
+    assert message == {"type": "notifications.changed", "unread": unread + 1}
