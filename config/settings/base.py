@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "ninja",  # serves the API docs page from its own static files, not a CDN
     "accounts",
     "games",
+    "stats",
 ]
 
 MIDDLEWARE = [

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Colour
 from games.engine.errors import RuleError
 from games.models import Deck, Game, Move, Seat
+from stats.tasks import game_finished as stats_game_finished
 
 from . import events
 from .errors import GameError, from_rule_error
@@ -317,3 +318,7 @@ def _persist(game: Game, spec, *, before, after, now: datetime) -> None:
         seat.is_winner = seat.position in winners
     Seat.objects.bulk_update(seats, ["score", "to_act", "is_absent", "has_resigned", "is_winner"])
     events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
+    if finished:
+        # Records, ratings and leaderboards take the game in once it is committed;
+        # robust: a broker hiccup must not fail the move (the nightly rebuild catches up).
+        transaction.on_commit(lambda game_id=game.pk: stats_game_finished.delay(game_id), robust=True)

@@ -1,0 +1,275 @@
+"""What each kind of game adds to statistics: its counters, figures and boards.
+
+A kind joins by adding a ``KindStats`` to ``KINDS``: a loader that turns finished
+games into per-seat contributions (rounds played, points, counters), the figures a
+profile shows from the summed counters, and its own leaderboards beside the common
+ones (rating, wins). Think Alike will bring its rounds loader, an "answers matched"
+counter and board; nothing else changes.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy as _
+
+from games.models import Game, StorytellerRound
+
+from .ratings import ordinal
+
+STORYTELLER_MIN_TURNS = 10
+
+
+@dataclass
+class Contribution:
+    """What one seat took from one game."""
+
+    rounds: int = 0
+    points: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, amount: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + amount
+
+
+@dataclass
+class Totals:
+    """A player's sums over a set of games (all time, or a period)."""
+
+    games: int = 0
+    wins: int = 0
+    rounds: int = 0
+    points: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, *, won: bool, rounds: int, points: int, counts: Mapping[str, int]) -> None:
+        self.games += 1
+        self.wins += int(won)
+        self.rounds += rounds
+        self.points += points
+        for name, amount in counts.items():
+            self.counts[name] = self.counts.get(name, 0) + amount
+
+
+@dataclass(frozen=True)
+class Board:
+    """One leaderboard: a value per player (higher is better), or None for a player it does not rank."""
+
+    slug: str
+    title: str
+    description: str
+    value: Callable[[Totals, tuple[float, float]], float | None]
+    sample: Callable[[Totals], int]
+    hits: Callable[[Totals], int | None]
+    style: str  # how pages show the value: "rating", "count" or "rate"
+    value_label: str = _("Rating")
+    sample_label: str = _("Games")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One profile statistic: ``hits`` out of ``sample`` (a rate), or ``total`` over ``sample`` (an average)."""
+
+    label: str
+    value: float | None
+    sample: int
+    sample_label: str  # what the sample counts: "turns", "votes" or "cards" (pages name it)
+    games: int
+    style: str  # "rate" or "average"
+
+
+@dataclass(frozen=True)
+class KindStats:
+    kind: str
+    # game ids -> {game id: {seat: Contribution}}, reading the games' rounds in one query
+    contributions: Callable[[list[int]], dict[int, dict[int, Contribution]]]
+    figures: Callable[[Totals], list[Figure]]
+    boards: tuple[Board, ...]
+
+
+def _rating_value(totals: Totals, rating: tuple[float, float]) -> float | None:
+    return ordinal(*rating) if totals.games else None
+
+
+RATING_BOARD = Board(
+    slug="rating",
+    title=_("Rating"),
+    description=_(
+        "OpenSkill rating (Plackett-Luce) from every finished game, ranked by its cautious estimate: "
+        "the skill the player has at least, with high confidence."
+    ),
+    value=_rating_value,
+    sample=lambda totals: totals.games,
+    hits=lambda totals: None,
+    style="rating",
+)
+
+WINS_BOARD = Board(
+    slug="wins",
+    title=_("Most wins"),
+    description=_("Games won; a shared win counts for everyone who shares it."),
+    value=lambda totals, rating: float(totals.wins) if totals.games else None,
+    sample=lambda totals: totals.games,
+    hits=lambda totals: None,
+    style="count",
+    value_label=_("Wins"),
+)
+
+
+# --- Storyteller --------------------------------------------------------------------
+
+
+def storyteller_round_contributions(rounds: Iterable[Mapping], into: dict[int, Contribution]) -> None:
+    """Add one game's revealed rounds to its seats' contributions.
+
+    A round is a StorytellerRound's values: ``storyteller``, ``skipped``, ``table``
+    ([{position, card, owner, voters}]) and ``points`` ({seat: points}, keys as strings).
+
+    - A seat played a round if it told, had a card on the table or voted; a
+      storyteller who lost the turn played it too (and scored nothing).
+    - A clue is judged when at least one vote was cast; it is just right when some
+      but not all of the votes cast found the storyteller's card (the rules' aim).
+    - A vote found the card when it went to the storyteller's card; a decoy is a
+      card a player other than the storyteller put on the table.
+    """
+    for round_ in rounds:
+        storyteller = round_["storyteller"]
+        points = round_["points"]
+        if round_["skipped"]:
+            played = {storyteller}
+        else:
+            table = round_["table"]
+            told = next((entry for entry in table if entry["owner"] == storyteller), None)
+            votes = sum(len(entry["voters"]) for entry in table)
+            found = len(told["voters"]) if told else 0
+            played = {storyteller}
+            for entry in table:
+                played.add(entry["owner"])
+                played.update(entry["voters"])
+                for voter in entry["voters"]:
+                    voting = into.setdefault(voter, Contribution())
+                    voting.add("guesses")
+                    if entry is told:
+                        voting.add("found")
+                if entry is not told:
+                    decoy = into.setdefault(entry["owner"], Contribution())
+                    decoy.add("decoys")
+                    decoy.add("decoy_votes", len(entry["voters"]))
+            if told is not None and votes:
+                teller = into.setdefault(storyteller, Contribution())
+                teller.add("clues")
+                if 0 < found < votes:
+                    teller.add("just_right")
+        for seat in played:
+            contribution = into.setdefault(seat, Contribution())
+            contribution.rounds += 1
+            contribution.points += points.get(str(seat), 0)
+
+
+def _mark_games(contributions: Mapping[int, Contribution]) -> None:
+    # "... in N games": a game counts for a figure when it gave the figure a sample.
+    for contribution in contributions.values():
+        for sample, games in (("clues", "clue_games"), ("guesses", "guess_games"), ("decoys", "decoy_games")):
+            if contribution.counts.get(sample):
+                contribution.counts[games] = 1
+
+
+def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+    by_game: dict[int, dict[int, Contribution]] = {game_id: {} for game_id in game_ids}
+    rows = (
+        StorytellerRound.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values("game_id", "storyteller", "skipped", "table", "points")
+    )
+    current, batch = None, []
+    for row in rows.iterator(chunk_size=5000):
+        if row["game_id"] != current:
+            if batch:
+                storyteller_round_contributions(batch, by_game[current])
+            current, batch = row["game_id"], []
+        batch.append(row)
+    if batch:
+        storyteller_round_contributions(batch, by_game[current])
+    for contributions in by_game.values():
+        _mark_games(contributions)
+    return by_game
+
+
+def _rate(hits: int, sample: int) -> float | None:
+    return hits / sample if sample else None
+
+
+def storyteller_figures(totals: Totals) -> list[Figure]:
+    counts = totals.counts
+    return [
+        Figure(
+            label=_("Clues just right (some but not all found the card)"),
+            value=_rate(counts.get("just_right", 0), counts.get("clues", 0)),
+            sample=counts.get("clues", 0),
+            sample_label="turns",
+            games=counts.get("clue_games", 0),
+            style="rate",
+        ),
+        Figure(
+            label=_("Found the storyteller's card"),
+            value=_rate(counts.get("found", 0), counts.get("guesses", 0)),
+            sample=counts.get("guesses", 0),
+            sample_label="votes",
+            games=counts.get("guess_games", 0),
+            style="rate",
+        ),
+        Figure(
+            label=_("Votes drawn per decoy card"),
+            value=_rate(counts.get("decoy_votes", 0), counts.get("decoys", 0)),
+            sample=counts.get("decoys", 0),
+            sample_label="cards",
+            games=counts.get("decoy_games", 0),
+            style="average",
+        ),
+    ]
+
+
+def _storyteller_value(totals: Totals, rating) -> float | None:
+    clues = totals.counts.get("clues", 0)
+    if clues < STORYTELLER_MIN_TURNS:
+        return None
+    return totals.counts.get("just_right", 0) / clues
+
+
+STORYTELLER_BOARD = Board(
+    slug="storyteller",
+    title=_("Best storyteller"),
+    description=lazy(
+        lambda: gettext(
+            "Share of clues that were just right: some but not all of the players found the storyteller's card. "
+            "At least %(turns)d turns as storyteller in the period."
+        )
+        % {"turns": STORYTELLER_MIN_TURNS},
+        str,
+    )(),
+    value=_storyteller_value,
+    sample=lambda totals: totals.counts.get("clues", 0),
+    hits=lambda totals: totals.counts.get("just_right", 0),
+    style="rate",
+    value_label=_("Just right"),
+    sample_label=_("Turns"),
+)
+
+
+KINDS: dict[str, KindStats] = {
+    Game.Kind.STORYTELLER: KindStats(
+        kind=Game.Kind.STORYTELLER,
+        contributions=storyteller_contributions,
+        figures=storyteller_figures,
+        boards=(RATING_BOARD, WINS_BOARD, STORYTELLER_BOARD),
+    ),
+}
+
+
+def kind_stats(kind: str) -> KindStats | None:
+    return KINDS.get(kind)
+
+
+def board_of(kind: str, slug: str) -> Board | None:
+    stats = KINDS.get(kind)
+    return next((board for board in stats.boards if board.slug == slug), None) if stats else None

@@ -1,0 +1,377 @@
+"""Every write of statistics: a finished game's records, ratings, totals and leaderboards.
+
+Two ways in, one result:
+- ``stats_game_finished`` (a Celery task after a game's commit) adds one game: its
+  players' records and ratings, then their totals and leaderboard entries, then
+  re-ranks the boards;
+- ``stats_rebuild`` (nightly) derives everything again from the games.
+
+Both use the same functions for each step, rate games in the order they finished
+(finish time, then id), and compute the 30-day window from the ``now`` they are
+given, so an update and a rebuild at the same moment leave identical rows (tested).
+A game whose task arrives after a later game's (two games finishing together) has
+its ratings replayed from that game on. Each kind's updates run one at a time,
+under the lock of its ``Progress`` row.
+"""
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.db.models import Q
+
+from games.models import Game, Seat
+
+from . import ratings
+from .kinds import KINDS, Contribution, KindStats, Totals
+from .models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats, Progress
+
+log = logging.getLogger(__name__)
+
+WINDOW = timedelta(days=30)
+CHUNK = 2000  # games read at a time by a rebuild
+BATCH = 5000  # rows written per INSERT
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A GameRecord before it becomes a model: light enough to hold 100,000s of them."""
+
+    game_id: int
+    user_id: int
+    kind: str
+    finished_at: datetime
+    seat: int
+    players: int
+    rank: int
+    score: int
+    won: bool
+    resigned: bool
+    rounds: int
+    points: int
+    counts: dict
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+    def model(self) -> GameRecord:
+        return GameRecord(
+            game_id=self.game_id, user_id=self.user_id, kind=self.kind, finished_at=self.finished_at,
+            seat=self.seat, players=self.players, rank=self.rank, score=self.score, won=self.won,
+            resigned=self.resigned, rounds=self.rounds, points=self.points, counts=self.counts,
+            mu_before=self.mu_before, sigma_before=self.sigma_before,
+            mu_after=self.mu_after, sigma_after=self.sigma_after,
+        )
+
+
+def game_ranks(seats: list[tuple[int, bool]]) -> list[int]:
+    """Ranks for (score, resigned) seats: higher score first, resigned seats after all others; ties share."""
+    keys = [(resigned, -score) for score, resigned in seats]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+# --- the steps both ways share ----------------------------------------------------------
+
+
+def _games(game_ids: Iterable[int]) -> list[dict]:
+    """The finished games among ``game_ids`` with their seats, in finish order."""
+    ids = list(game_ids)
+    games = list(
+        Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, finished_at__isnull=False)
+        .order_by("finished_at", "id")
+        .values("id", "kind", "finished_at")
+    )
+    seats: dict[int, list[dict]] = {game["id"]: [] for game in games}
+    for seat in (
+        Seat.objects.filter(game_id__in=list(seats))
+        .order_by("game_id", "position")
+        .values("game_id", "position", "user_id", "score", "has_resigned", "is_winner")
+    ):
+        seats[seat["game_id"]].append(seat)
+    for game in games:
+        game["seats"] = seats[game["id"]]
+    return games
+
+
+def _rate_games(
+    games: list[dict], contributions: dict[int, dict[int, Contribution]], current: dict[int, ratings.Rating]
+) -> list[_Row]:
+    """Records of ``games`` (in finish order), rating each from ``current``, which it moves on."""
+    rows = []
+    for game in games:
+        seats = game["seats"]
+        if not seats:
+            continue
+        ranks = game_ranks([(seat["score"], seat["has_resigned"]) for seat in seats])
+        before = [current.get(seat["user_id"], ratings.INITIAL) for seat in seats]
+        after = ratings.rate(before, ranks)
+        by_seat = contributions.get(game["id"], {})
+        for seat, rank, (mu0, sigma0), (mu1, sigma1) in zip(seats, ranks, before, after):
+            contribution = by_seat.get(seat["position"], Contribution())
+            rows.append(
+                _Row(
+                    game_id=game["id"], user_id=seat["user_id"], kind=game["kind"],
+                    finished_at=game["finished_at"], seat=seat["position"], players=len(seats), rank=rank,
+                    score=seat["score"], won=seat["is_winner"], resigned=seat["has_resigned"],
+                    rounds=contribution.rounds, points=contribution.points,
+                    counts=dict(sorted(contribution.counts.items())),
+                    mu_before=mu0, sigma_before=sigma0, mu_after=mu1, sigma_after=sigma1,
+                )
+            )
+            current[seat["user_id"]] = (mu1, sigma1)
+    return rows
+
+
+def _add(totals: dict[int, Totals], user_id: int, won, rounds, points, counts) -> None:
+    totals.setdefault(user_id, Totals()).add(won=won, rounds=rounds, points=points, counts=counts)
+
+
+def _leaderboards(kind_stats: KindStats) -> dict[tuple[str, str], Leaderboard]:
+    boards = {}
+    for board in kind_stats.boards:
+        for period in Period.values:
+            boards[board.slug, period], _ = Leaderboard.objects.get_or_create(
+                kind=kind_stats.kind, board=board.slug, period=period
+            )
+    return boards
+
+
+def _entries(
+    kind_stats: KindStats,
+    boards: dict[tuple[str, str], Leaderboard],
+    period: str,
+    totals: dict[int, Totals],
+    current: dict[int, ratings.Rating],
+) -> list[LeaderboardEntry]:
+    entries = []
+    for board in kind_stats.boards:
+        leaderboard = boards[board.slug, period]
+        for user_id, user_totals in totals.items():
+            value = board.value(user_totals, current[user_id])
+            if value is None:
+                continue
+            entries.append(
+                LeaderboardEntry(
+                    leaderboard=leaderboard, user_id=user_id, value=value,
+                    sample=board.sample(user_totals), hits=board.hits(user_totals),
+                )
+            )
+    return entries
+
+
+def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratings.Rating]) -> list[PlayerStats]:
+    return [
+        PlayerStats(
+            user_id=user_id, kind=kind, games=t.games, wins=t.wins, rounds=t.rounds, points=t.points,
+            counts=dict(sorted(t.counts.items())), rating_mu=current[user_id][0], rating_sigma=current[user_id][1],
+        )
+        for user_id, t in totals.items()
+    ]
+
+
+def _rerank(leaderboard: Leaderboard, now: datetime, window_start: datetime | None) -> None:
+    """Number a board's entries from its values, in one statement; then note its size and moment."""
+    table = connection.ops.quote_name(LeaderboardEntry._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            UPDATE {table} SET rank = ranked.new_rank, position = ranked.new_position
+            FROM (
+                SELECT id,
+                       RANK() OVER (ORDER BY value DESC) AS new_rank,
+                       ROW_NUMBER() OVER (ORDER BY value DESC, sample DESC, user_id ASC) AS new_position
+                FROM {table} WHERE leaderboard_id = %s
+            ) AS ranked
+            WHERE {table}.id = ranked.id
+              AND ({table}.rank <> ranked.new_rank OR {table}.position <> ranked.new_position)
+            """,
+            [leaderboard.pk],
+        )
+    leaderboard.size = LeaderboardEntry.objects.filter(leaderboard=leaderboard).count()
+    leaderboard.as_of = now
+    leaderboard.window_start = window_start
+    leaderboard.save(update_fields=["size", "as_of", "window_start"])
+
+
+def _lock(kind: str) -> Progress:
+    Progress.objects.get_or_create(kind=kind)
+    return Progress.objects.select_for_update().get(kind=kind)
+
+
+def _key_after(finished_at: datetime, game_id: int) -> Q:
+    return Q(finished_at__gt=finished_at) | Q(finished_at=finished_at, game_id__gt=game_id)
+
+
+# --- one game at a time ---------------------------------------------------------------------
+
+
+def stats_game_finished(*, game_id: int, now: datetime) -> bool:
+    """Add a finished game to its players' records, ratings and boards; False if there was nothing to do.
+
+    Idempotent: a game already recorded changes nothing.
+    """
+    kind = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).values_list("kind", flat=True).first()
+    kind_stats = KINDS.get(kind)
+    if kind_stats is None:
+        return False
+    with transaction.atomic():
+        _lock(kind)
+        return _apply(kind_stats, [game_id], now)
+
+
+def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
+    """Record ``game_ids`` (those not yet recorded), re-rating later games if these finished before them."""
+    kind = kind_stats.kind
+    recorded = set(GameRecord.objects.filter(game_id__in=game_ids).values_list("game_id", flat=True))
+    new = [game for game in _games(set(game_ids) - recorded) if game["kind"] == kind]
+    if not new:
+        return False
+    first = new[0]
+    later = set(
+        GameRecord.objects.filter(kind=kind)
+        .filter(_key_after(first["finished_at"], first["id"]))
+        .values_list("game_id", flat=True)
+    )
+    if later:
+        log.info("games %s finished before %d recorded ones: replaying their ratings", [g["id"] for g in new], len(later))
+        GameRecord.objects.filter(game_id__in=later).delete()
+    games = _games({game["id"] for game in new} | later)
+    players = {seat["user_id"] for game in games for seat in game["seats"]}
+    current = _ratings_now(kind, players)
+    rows = _rate_games(games, kind_stats.contributions([game["id"] for game in games]), current)
+    GameRecord.objects.bulk_create([row.model() for row in rows], batch_size=BATCH)
+    _refresh_players(kind_stats, players, now)
+    return True
+
+
+def _ratings_now(kind: str, users: set[int]) -> dict[int, ratings.Rating]:
+    """Each user's rating after their latest recorded game of ``kind``."""
+    current: dict[int, ratings.Rating] = {}
+    latest = (
+        GameRecord.objects.filter(kind=kind, user_id__in=users)
+        .order_by("user_id", "-finished_at", "-game_id")
+        .values_list("user_id", "mu_after", "sigma_after")
+    )
+    if connection.features.can_distinct_on_fields:
+        latest = latest.distinct("user_id")
+    for user_id, mu, sigma in latest:
+        current.setdefault(user_id, (mu, sigma))
+    return current
+
+
+def _refresh_players(kind_stats: KindStats, users: set[int], now: datetime) -> None:
+    """Recompute the totals and entries of ``users``, and of whoever the 30-day window moved past; re-rank."""
+    kind = kind_stats.kind
+    boards = _leaderboards(kind_stats)
+    window_start = now - WINDOW
+    previous = boards[kind_stats.boards[0].slug, Period.LAST_30_DAYS].window_start
+    moved: set[int] = set()
+    if previous is not None and previous != window_start:
+        low, high = sorted([previous, window_start])
+        moved = set(
+            GameRecord.objects.filter(kind=kind, finished_at__gte=low, finished_at__lt=high)
+            .values_list("user_id", flat=True)
+            .distinct()
+        ) - users
+
+    all_time: dict[int, Totals] = {}
+    recent: dict[int, Totals] = {}
+    current: dict[int, ratings.Rating] = {}
+    for user_id, won, rounds, points, counts, finished_at, mu, sigma in (
+        GameRecord.objects.filter(kind=kind)
+        .filter(Q(user_id__in=users) | Q(user_id__in=moved, finished_at__gte=window_start))
+        .order_by("finished_at", "game_id")
+        .values_list("user_id", "won", "rounds", "points", "counts", "finished_at", "mu_after", "sigma_after")
+    ):
+        if user_id in users:
+            _add(all_time, user_id, won, rounds, points, counts)
+            current[user_id] = (mu, sigma)
+        if finished_at >= window_start:
+            _add(recent, user_id, won, rounds, points, counts)
+    for user_id, mu, sigma in PlayerStats.objects.filter(kind=kind, user_id__in=moved).values_list(
+        "user_id", "rating_mu", "rating_sigma"
+    ):
+        current[user_id] = (mu, sigma)
+
+    PlayerStats.objects.filter(kind=kind, user_id__in=users).delete()
+    PlayerStats.objects.bulk_create(_player_stats(kind, all_time, current))
+    board_ids = {period: [b.pk for (_, p), b in boards.items() if p == period] for period in Period.values}
+    LeaderboardEntry.objects.filter(leaderboard_id__in=board_ids[Period.ALL_TIME], user_id__in=users).delete()
+    LeaderboardEntry.objects.filter(
+        leaderboard_id__in=board_ids[Period.LAST_30_DAYS], user_id__in=users | moved
+    ).delete()
+    LeaderboardEntry.objects.bulk_create(
+        _entries(kind_stats, boards, Period.ALL_TIME, all_time, current)
+        + _entries(kind_stats, boards, Period.LAST_30_DAYS, recent, current)
+    )
+    for (_, period), leaderboard in boards.items():
+        _rerank(leaderboard, now, window_start if period == Period.LAST_30_DAYS else None)
+
+
+# --- everything again ----------------------------------------------------------------------
+
+
+def stats_rebuild(*, now: datetime, kinds: Iterable[str] | None = None) -> dict[str, int]:
+    """Derive every record, rating, total and board again from the finished games; returns games per kind.
+
+    The games are read before the write transaction starts (so SQLite's writers
+    wait only for the writing); games that finished meanwhile are then added the
+    incremental way, inside it.
+    """
+    done = {}
+    for kind in kinds if kinds is not None else KINDS:
+        done[kind] = _rebuild(KINDS[kind], now)
+    return done
+
+
+def _rebuild(kind_stats: KindStats, now: datetime) -> int:
+    kind = kind_stats.kind
+    game_ids = list(
+        Game.objects.filter(kind=kind, status=Game.Status.FINISHED, finished_at__isnull=False)
+        .order_by("finished_at", "id")
+        .values_list("id", flat=True)
+    )
+    current: dict[int, ratings.Rating] = {}
+    rows: list[_Row] = []
+    for start in range(0, len(game_ids), CHUNK):
+        chunk = game_ids[start : start + CHUNK]
+        rows.extend(_rate_games(_games(chunk), kind_stats.contributions(chunk), current))
+
+    window_start = now - WINDOW
+    all_time: dict[int, Totals] = {}
+    recent: dict[int, Totals] = {}
+    for row in rows:
+        _add(all_time, row.user_id, row.won, row.rounds, row.points, row.counts)
+        if row.finished_at >= window_start:
+            _add(recent, row.user_id, row.won, row.rounds, row.points, row.counts)
+
+    with transaction.atomic():
+        progress = _lock(kind)
+        boards = _leaderboards(kind_stats)
+        LeaderboardEntry.objects.filter(leaderboard__kind=kind).delete()
+        PlayerStats.objects.filter(kind=kind).delete()
+        GameRecord.objects.filter(kind=kind).delete()
+        for start in range(0, len(rows), BATCH):
+            GameRecord.objects.bulk_create([row.model() for row in rows[start : start + BATCH]])
+        PlayerStats.objects.bulk_create(_player_stats(kind, all_time, current), batch_size=BATCH)
+        LeaderboardEntry.objects.bulk_create(
+            _entries(kind_stats, boards, Period.ALL_TIME, all_time, current)
+            + _entries(kind_stats, boards, Period.LAST_30_DAYS, recent, current),
+            batch_size=BATCH,
+        )
+        for (_, period), leaderboard in boards.items():
+            _rerank(leaderboard, now, window_start if period == Period.LAST_30_DAYS else None)
+        progress.rebuilt_at = now
+        progress.save(update_fields=["rebuilt_at"])
+        known = set(game_ids)
+        missed = [
+            game_id
+            for game_id in Game.objects.filter(kind=kind, status=Game.Status.FINISHED).values_list("id", flat=True)
+            if game_id not in known
+        ]
+        if missed:
+            _apply(kind_stats, missed, now)
+    return len(game_ids) + len(missed)

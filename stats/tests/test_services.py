@@ -1,0 +1,252 @@
+"""Records, ratings, totals and boards: worked out by hand, and the same either way they are built."""
+
+import math
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game
+from games.tests.factories import UserFactory, deck_with_cards, started_game
+from games.tests.play import play_to_end
+from stats import ratings
+from stats.models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats
+from stats.services import stats_game_finished, stats_rebuild
+
+from .cases import ANN, BO, CY, DI, two_games
+from .factories import finished_game, story_round
+
+pytestmark = pytest.mark.django_db
+
+
+def plackett_luce(prior, ranks, beta=25 / 6, tau=25 / 300, kappa=1e-4):
+    """Weng & Lin (2011), algorithm 4, written out again: OpenSkill's defaults, tau added to sigma first."""
+    sig2 = [sigma * sigma + tau * tau for _, sigma in prior]
+    c = math.sqrt(sum(s2 + beta * beta for s2 in sig2))
+    strength = [math.exp(mu / c) for mu, _ in prior]
+    n = len(prior)
+    below = [sum(strength[s] for s in range(n) if ranks[s] >= ranks[q]) for q in range(n)]
+    tied = [sum(1 for s in range(n) if ranks[s] == ranks[q]) for q in range(n)]
+    rated = []
+    for i in range(n):
+        omega = delta = 0.0
+        for q in range(n):
+            if ranks[q] <= ranks[i]:
+                p = strength[i] / below[q]
+                delta += p * (1 - p) / tied[q]
+                omega += ((q == i) - p) / tied[q]
+        gamma = math.sqrt(sig2[i]) / c
+        rated.append(
+            (prior[i][0] + sig2[i] / c * omega, math.sqrt(sig2[i] * max(1 - gamma * sig2[i] / c**2 * delta, kappa)))
+        )
+    return rated
+
+
+def flat(pairs):
+    return [number for pair in pairs for number in pair]
+
+
+def snapshot():
+    """Every row a rebuild or an update writes, in a comparable form."""
+    records = sorted(
+        GameRecord.objects.values_list(
+            "game_id", "user_id", "kind", "finished_at", "seat", "players", "rank", "score", "won", "resigned",
+            "rounds", "points", "counts", "mu_before", "sigma_before", "mu_after", "sigma_after",
+        )
+    )
+    stats = sorted(
+        PlayerStats.objects.values_list(
+            "user_id", "kind", "games", "wins", "rounds", "points", "counts", "rating_mu", "rating_sigma"
+        )
+    )
+    boards = sorted(Leaderboard.objects.values_list("kind", "board", "period", "size", "as_of", "window_start"))
+    entries = sorted(
+        LeaderboardEntry.objects.values_list(
+            "leaderboard__kind", "leaderboard__board", "leaderboard__period", "user_id",
+            "value", "sample", "hits", "rank", "position",
+        )
+    )
+    return records, stats, boards, entries
+
+
+def entries(board, period=Period.ALL_TIME):
+    return list(
+        LeaderboardEntry.objects.filter(leaderboard__board=board, leaderboard__period=period)
+        .order_by("position")
+        .values_list("user__username", "rank", "value", "sample", "hits")
+    )
+
+
+class TestRatings:
+    def test_openskill_matches_the_formulas_worked_by_hand(self):
+        # Three new players, one after the other: the numbers of algorithm 4 with mu 25, sigma 25/3.
+        rated = ratings.rate([ratings.INITIAL] * 3, [1, 2, 3])
+        assert flat(rated) == pytest.approx(flat([(27.869049, 8.205243), (25.717262, 8.058224), (21.413689, 8.058224)]), abs=1e-6)
+        for prior, ranks in (
+            ([ratings.INITIAL] * 4, [1, 2, 4, 2]),
+            ([(28.0, 6.0), (22.0, 7.5), (25.0, 8.0)], [3, 2, 1]),
+            ([(30.0, 4.0), (20.0, 8.0), (25.0, 2.0)], [1, 1, 3]),
+        ):
+            assert flat(ratings.rate(prior, ranks)) == pytest.approx(flat(plackett_luce(prior, ranks)), rel=1e-12)
+        assert ratings.ordinal(30.0, 5.0) == 15.0
+
+    def test_games_are_rated_in_the_order_they_finished(self):
+        now = timezone.now()
+        users = UserFactory.create_batch(4)
+        # Game 1 was created second but finished first.
+        game_2 = finished_game(users[:3], [story_round(BO, "x", [(ANN, []), (BO, [CY]), (CY, [ANN]), (ANN, []), (CY, [])])], finished_at=now)
+        game_1, _ = two_games(users, first_at=now - timedelta(days=1), second_at=now - timedelta(hours=1))
+        stats_rebuild(now=now)
+
+        after_1 = plackett_luce([ratings.INITIAL] * 4, [1, 2, 4, 2])
+        by_game = {
+            (r.game_id, r.user_id): r for r in GameRecord.objects.filter(game__in=[game_1, game_2])
+        }
+        for seat, user in enumerate(users):
+            record = by_game[game_1.pk, user.pk]
+            assert (record.mu_before, record.sigma_before) == ratings.INITIAL
+            assert [record.mu_after, record.sigma_after] == pytest.approx(after_1[seat], rel=1e-12)
+        # The middle game (Cy 1, Bo 2, Ann 3), then game_2 (same places).
+        after_2 = plackett_luce(after_1[:3], [3, 2, 1])
+        after_3 = plackett_luce(after_2, [3, 2, 1])
+        for seat, user in enumerate(users[:3]):
+            record = by_game[game_2.pk, user.pk]
+            assert [record.mu_before, record.sigma_before] == pytest.approx(after_2[seat], rel=1e-12)
+            stats = PlayerStats.objects.get(user=user)
+            assert [stats.rating_mu, stats.rating_sigma] == pytest.approx(after_3[seat], rel=1e-12)
+        di = PlayerStats.objects.get(user=users[DI])
+        assert [di.rating_mu, di.rating_sigma] == pytest.approx(after_1[DI], rel=1e-12)
+
+
+class TestTotalsAndBoards:
+    def test_totals_and_boards_worked_by_hand(self):
+        now = timezone.now()
+        users = [UserFactory(username=name) for name in ("ann", "bo", "cy", "di")]
+        two_games(users, first_at=now - timedelta(days=40), second_at=now - timedelta(days=1))
+        stats_rebuild(now=now)
+
+        stats = {s.user.username: s for s in PlayerStats.objects.select_related("user")}
+        assert {name: (s.games, s.wins, s.rounds, s.points) for name, s in stats.items()} == {
+            "ann": (2, 1, 4, 8), "bo": (2, 0, 4, 10), "cy": (2, 1, 4, 8), "di": (1, 0, 4, 6),
+        }
+        ann = stats["ann"].counts
+        assert (ann["just_right"], ann["clues"], ann["found"], ann["guesses"], ann["decoy_votes"], ann["decoys"]) == (
+            1, 1, 1, 3, 1, 4,
+        )
+        bo = stats["bo"].counts
+        assert (bo["just_right"], bo["clues"], bo["clue_games"]) == (1, 2, 2)
+
+        assert entries("wins") == [
+            ("ann", 1, 1.0, 2, None), ("cy", 1, 1.0, 2, None), ("bo", 3, 0.0, 2, None), ("di", 3, 0.0, 1, None),
+        ]
+        # Only game 2 is in the last 30 days.
+        assert entries("wins", Period.LAST_30_DAYS) == [
+            ("cy", 1, 1.0, 1, None), ("ann", 2, 0.0, 1, None), ("bo", 2, 0.0, 1, None),
+        ]
+        rating = entries("rating")
+        assert [row[0] for row in rating] == sorted(
+            stats, key=lambda name: -ratings.ordinal(stats[name].rating_mu, stats[name].rating_sigma)
+        )
+        assert rating[0][2] == pytest.approx(ratings.ordinal(stats[rating[0][0]].rating_mu, stats[rating[0][0]].rating_sigma))
+        # Nobody has told 10 clues yet.
+        assert entries("storyteller") == []
+        assert Leaderboard.objects.get(board="wins", period=Period.ALL_TIME).size == 4
+
+    def test_best_storyteller_needs_ten_turns(self):
+        now = timezone.now()
+        ann, bo, cy = (UserFactory(username=name) for name in ("ann", "bo", "cy"))
+        just_right = story_round(ANN, "ok", [(ANN, [BO]), (BO, []), (CY, []), (BO, [CY]), (CY, [])])
+        too_plain = story_round(ANN, "plain", [(ANN, [BO, CY]), (BO, []), (CY, []), (BO, []), (CY, [])])
+        # Ann: 10 turns, 6 just right. Bo: 9 turns, all just right, too few to rank.
+        finished_game([ann, bo, cy], [just_right] * 6 + [too_plain] * 4, finished_at=now - timedelta(days=3))
+        bo_round = story_round(BO, "b", [(BO, [ANN]), (ANN, []), (CY, []), (ANN, [CY]), (CY, [])])
+        finished_game([ann, bo, cy], [bo_round] * 9, finished_at=now - timedelta(days=2))
+        stats_rebuild(now=now)
+        assert entries("storyteller") == [("ann", 1, 0.6, 10, 6)]
+        assert entries("storyteller", Period.LAST_30_DAYS) == [("ann", 1, 0.6, 10, 6)]
+
+    def test_a_game_of_a_kind_without_statistics_is_left_alone(self):
+        users = UserFactory.create_batch(3)
+        game = Game.objects.create(
+            kind=Game.Kind.THINK_ALIKE, status=Game.Status.FINISHED, phase_seconds=60, max_seats=3,
+            creator=users[0], finished_at=timezone.now(),
+        )
+        assert stats_game_finished(game_id=game.pk, now=timezone.now()) is False
+        assert stats_rebuild(now=timezone.now()) == {"storyteller": 0}
+        assert not GameRecord.objects.exists()
+
+
+class TestIncrementalEqualsRebuild:
+    def _random_games(self, count, users, now, rng):
+        deck = deck_with_cards(30)
+        games = []
+        for index in range(count):
+            seats = rng.sample(users, rng.randint(3, 5))
+            rounds = []
+            for number in range(rng.randint(1, 6)):
+                storyteller = number % len(seats)
+                if rng.random() < 0.1:
+                    rounds.append(story_round(storyteller, "", [], skipped=True))
+                    continue
+                owners = [storyteller] + [s for s in range(len(seats)) if s != storyteller] * (2 if len(seats) == 3 else 1)
+                rng.shuffle(owners)
+                voters = {p: [] for p in range(len(owners))}
+                for seat in range(len(seats)):
+                    if seat == storyteller or rng.random() < 0.1:
+                        continue  # the storyteller does not vote; some abstain
+                    choices = [p for p, owner in enumerate(owners) if owner != seat]
+                    voters[rng.choice(choices)].append(seat)
+                rounds.append(story_round(storyteller, f"clue {index}.{number}", [(o, voters[p]) for p, o in enumerate(owners)]))
+            finished_at = now - timedelta(days=rng.uniform(0, 60))
+            resigned = (rng.randrange(len(seats)),) if rng.random() < 0.15 else ()
+            games.append(
+                finished_game(
+                    seats, rounds, finished_at=finished_at, deck=deck, resigned=resigned,
+                    visibility=rng.choice([Game.Visibility.PUBLIC, Game.Visibility.PRIVATE]),
+                )
+            )
+        return games
+
+    def test_one_by_one_in_any_order_equals_a_full_rebuild(self):
+        rng = random.Random(7)
+        now = timezone.now()
+        users = UserFactory.create_batch(9)
+        games = self._random_games(40, users, now, rng)
+        # Tasks arrive in any order (two games finishing together); time moves on between them,
+        # so the 30-day window slides past games while the updates come in.
+        order = list(games)
+        rng.shuffle(order)
+        for step, game in enumerate(order):
+            assert stats_game_finished(game_id=game.pk, now=now - timedelta(days=5) + step * timedelta(hours=3))
+        assert stats_game_finished(game_id=order[0].pk, now=now) is False  # a repeated task changes nothing
+        # One more update at ``now`` (a new game), then the same moment rebuilt from nothing.
+        last = self._random_games(1, users, now + timedelta(seconds=1), rng)[0]
+        stats_game_finished(game_id=last.pk, now=now)
+        incremental = snapshot()
+        stats_rebuild(now=now)
+        rebuilt = snapshot()
+        assert incremental == rebuilt
+        records, stats, boards, board_entries = rebuilt
+        assert len(records) == sum(game.seats.count() for game in [*games, last])
+        assert {row[2] for row in board_entries} == {Period.ALL_TIME, Period.LAST_30_DAYS}
+        assert len(boards) == 6 and all(board[4] == now for board in boards)
+
+    def test_a_whole_game_played_through_the_services(self, django_capture_on_commit_callbacks):
+        game, users = started_game(4)
+        with django_capture_on_commit_callbacks(execute=True):
+            game = play_to_end(game, users, random.Random(3))
+        assert game.status == Game.Status.FINISHED
+        # The finish enqueued the task (eager in tests): the records are there.
+        records = {r.user_id: r for r in GameRecord.objects.filter(game=game)}
+        assert set(records) == {user.pk for user in users}
+        rounds = game.storyteller_rounds.count()
+        for seat in game.seats.all():
+            record = records[seat.user_id]
+            assert (record.score, record.won, record.seat) == (seat.score, seat.is_winner, seat.position)
+            assert record.points == seat.score  # every point came from a round the seat played
+            assert record.rounds <= rounds
+        assert sum(r.counts.get("clues", 0) for r in records.values()) <= rounds
+        before = snapshot()
+        stats_rebuild(now=Leaderboard.objects.first().as_of)
+        assert snapshot() == before
