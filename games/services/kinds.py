@@ -6,7 +6,7 @@ from typing import Callable
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import storyteller
-from games.models import Card, Game, StorytellerRound
+from games.models import Card, CardDeal, Game, StorytellerRound, StorytellerTableCard
 
 from games.engine.errors import RuleError
 
@@ -19,7 +19,7 @@ class KindSpec:
     min_seats: int
     max_seats: int
     new_state: Callable  # (game, rng) -> engine state
-    record_rounds: Callable  # (game, before, after, now) -> None
+    record_rounds: Callable  # (game, before, after, now) -> None: rounds and card figures
 
 
 def _storyteller_new_state(game: Game, rng):
@@ -32,6 +32,30 @@ def _storyteller_new_state(game: Game, rng):
         return storyteller.new_game(seats=game.seats.count(), deck=card_ids, rng=rng, options=options)
     except RuleError as error:
         raise from_rule_error(error) from None
+
+
+def storyteller_cards_needed(seats: int) -> int:
+    """Cards a deck must hold in play to deal a game of ``seats`` players.
+
+    The engine deals every hand at the start (rules: 7 cards each with 3
+    players, 6 otherwise) and refuses a smaller deck; a test keeps the two agreeing.
+    """
+    return (7 if seats == 3 else 6) * seats
+
+
+def _storyteller_record(game: Game, before, after, now) -> None:
+    _storyteller_record_deals(game, before, after, now)
+    _storyteller_record_rounds(game, before, after, now)
+
+
+def _storyteller_record_deals(game: Game, before, after, now) -> None:
+    """A row per card that left the draw pile for a hand: the only way cards leave it."""
+    if before is None:
+        dealt = [card for hand in after.hands for card in hand]
+    else:
+        still = set(after.draw_pile)
+        dealt = [card for card in before.draw_pile if card not in still]
+    CardDeal.objects.bulk_create(CardDeal(game=game, card_id=card, dealt_at=now) for card in dealt)
 
 
 def _storyteller_record_rounds(game: Game, before, after, now) -> None:
@@ -76,6 +100,20 @@ def _storyteller_record_rounds(game: Game, before, after, now) -> None:
             )
         )
     StorytellerRound.objects.bulk_create(rows)
+    seat_ids = dict(game.seats.values_list("position", "pk"))
+    StorytellerTableCard.objects.bulk_create(
+        StorytellerTableCard(
+            round=row,
+            card_id=entry["card"],
+            owner_id=seat_ids[entry["owner"]],
+            position=entry["position"],
+            is_storyteller_card=entry["card"] == row.storyteller_card_id,
+            votes=len(entry["voters"]),
+            votes_cast=sum(len(other["voters"]) for other in row.table),
+        )
+        for row in rows
+        for entry in row.table
+    )
 
 
 KINDS = {
@@ -84,7 +122,7 @@ KINDS = {
         min_seats=3,
         max_seats=6,
         new_state=_storyteller_new_state,
-        record_rounds=_storyteller_record_rounds,
+        record_rounds=_storyteller_record,
     ),
 }
 
