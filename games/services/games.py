@@ -15,6 +15,7 @@ from games.models import Deck, Game, Move, Seat
 from stats.tasks import game_finished as stats_game_finished
 
 from . import events
+from .cards import deck_for_new_game
 from .errors import GameError, from_rule_error
 from .kinds import kind_spec
 from .locking import game_lock
@@ -59,9 +60,7 @@ def game_create(
         raise GameError("bad_deadline", _("An asynchronous phase lasts from one hour to three days."), "invalid")
     options = _clean_options(kind, options or {})
     if kind == Game.Kind.STORYTELLER:
-        deck = deck or Deck.objects.filter(is_active=True).order_by("pk").first()
-        if deck is None or not deck.is_active:
-            raise GameError("no_deck", _("There is no active card deck to play with."), "invalid")
+        deck = deck_for_new_game(deck=deck, seats=max_seats)
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,
