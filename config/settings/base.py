@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "stats",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -177,10 +178,14 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
-# Beat: due phases expire (games.tasks). It works from the deadline_at column,
-# so a missed run costs only delay.
+# Beat: due phases expire (games.tasks), turn emails and reminders go out
+# (notifications.emails). Both work from columns, so a missed run costs only delay.
 CELERY_BEAT_SCHEDULE = {
     "expire-due-games": {"task": "games.expire_due_games", "schedule": FABULA_EXPIRY_INTERVAL_SECONDS},
+    "send-due-emails": {
+        "task": "notifications.send_due_emails",
+        "schedule": env.float("FABULA_EMAIL_INTERVAL_SECONDS", default=30.0),
+    },
 }
 
 SESSION_COOKIE_HTTPONLY = True

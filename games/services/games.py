@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Colour
 from games.engine.errors import RuleError
 from games.models import Deck, Game, Move, Seat
+from notifications.services import notify_game_change, notify_player_joined
 from stats.tasks import game_finished as stats_game_finished
 
 from . import events
@@ -115,7 +116,9 @@ def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
         game.save(update_fields=["version"])
         user_ids = [seat.user_id for seat in seats] + [user.pk]
         if len(seats) + 1 == game.max_seats:
-            _start(game, now=timezone.now())
+            _start(game, now=timezone.now())  # "the game started" tells everyone, the joiner included
+        else:
+            notify_player_joined(game=game, user=user, seats=seats, now=timezone.now())
         events.game_changed(game=game, user_ids=user_ids, lobby=game.visibility == Game.Visibility.PUBLIC)
     return game
 
@@ -321,3 +324,4 @@ def _persist(game: Game, spec, *, before, after, now: datetime) -> None:
         # Records, ratings and leaderboards take the game in once it is committed;
         # robust: a broker hiccup must not fail the move (the nightly rebuild catches up).
         transaction.on_commit(lambda game_id=game.pk: stats_game_finished.delay(game_id), robust=True)
+    notify_game_change(game=game, seats=seats, before=before, after=after, phase_key=_phase_key(after), now=now)
