@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("notifications/", include("notifications.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

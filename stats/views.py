@@ -1,0 +1,50 @@
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
+
+from games.models import Game
+from games.selectors.games import game_get_for_viewer
+
+from .models import Period
+from .selectors import game_replay, leaderboard_page, player_games, player_get, player_profile
+
+
+@require_GET
+def replay(request, game_id: int):
+    game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+    return render(request, "stats/replay.html", game_replay(game=game, seats=seats))
+
+
+@require_GET
+def player(request, username: str):
+    player = player_get(username=username)
+    return render(
+        request,
+        "stats/player.html",
+        {
+            "player": player,
+            "profiles": player_profile(player=player),
+            "games": player_games(player=player, viewer=request.user, page=request.GET.get("page")),
+            "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+        },
+    )
+
+
+@require_GET
+def leaderboards(request):
+    return redirect("stats:leaderboard", kind=Game.Kind.STORYTELLER, board="rating")
+
+
+@require_GET
+def leaderboard(request, kind: str, board: str):
+    view = leaderboard_page(
+        kind=kind,
+        board=board,
+        period=request.GET.get("period", Period.ALL_TIME),
+        page=request.GET.get("page", 1),
+        viewer=request.user,
+    )
+    return render(
+        request,
+        "stats/leaderboard.html",
+        {"lb": view, "periods": Period.choices, "kind_label": Game.Kind(kind).label},
+    )
