@@ -8,6 +8,7 @@ DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis.
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -186,6 +187,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.send_due_emails",
         "schedule": env.float("FABULA_EMAIL_INTERVAL_SECONDS", default=30.0),
     },
+    # Statistics: records, ratings and leaderboards derived again from the games, nightly
+    # (stats.tasks); finished games are added one by one as they end.
+    "stats-rebuild": {"task": "stats.rebuild", "schedule": crontab(hour=3, minute=30)},
 }
 
 SESSION_COOKIE_HTTPONLY = True
