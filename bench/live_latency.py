@@ -1,0 +1,453 @@
+"""How long from a player's action to the other players' pages hearing of it.
+
+N live games of P simulated players play against a real daphne serving
+``config.asgi`` with the configured channel layer (Redis when REDIS_URL is set,
+else the in-memory one). Each player holds the socket its game page would hold
+(its game and its user group, signed in by a session cookie). In each game one
+player at a time acts as a page does, an htmx POST to the game's act URL, and
+the other players' sockets must hear of the new version; then each fetches its
+own board fragment over HTTP, as its page would (notify, then fetch).
+
+For every action and every other player of its game it reports:
+- notified: from just before the POST to the message on that player's socket;
+- page updated: to that player's fresh board fragment;
+- lost: a message not there ``--timeout`` seconds after the action;
+and how long the server took to answer the action itself.
+
+The baseline, measured in the same run with the same games, pace and fan-out:
+a trivial WebSocket server inside this process relays each action to the game's
+other players. No Django, database or channel layer: what this machine and the
+client library cost by themselves.
+
+The benchmark makes its own throw-away database: an SQLite file in a temporary
+folder or, when DATABASE_URL names a PostgreSQL database, a database of that
+name plus ``_bench``, dropped at the end. It exits with 1 when the aim is missed
+(nothing lost, and pages updated with a p95 under a second).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+AIM_P95_SECONDS = 1.0
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="live games played at once (50)")
+    parser.add_argument("--players", type=int, default=4, help="players per game (4)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds each game plays (1)")
+    parser.add_argument(
+        "--think", type=float, default=6.0,
+        help="mean seconds between two actions in one game (6: a live round of 4, seven actions, in about 40 s)",
+    )
+    parser.add_argument("--servers", type=int, default=1, help="daphne processes, players spread over them (Redis only)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds after which a message counts as lost (5)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    if args.servers > 1 and not os.environ.get("REDIS_URL"):
+        parser.error("several servers share groups only through Redis: set REDIS_URL")
+    return args
+
+
+# ---- A throw-away database, players and games --------------------------------------
+
+
+def prepare_environment(workdir: Path) -> str | None:
+    """Point this process, and the servers that inherit its environment, at a fresh database.
+
+    Returns the name of the PostgreSQL database to drop at the end, if one was made.
+    """
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
+    os.environ["DJANGO_DEBUG"] = "false"
+    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
+    os.environ["FABULA_VAR_DIR"] = str(workdir)
+    os.environ["FABULA_LIVE_PHASE_SECONDS"] = "86400"  # no phase times out while the benchmark plays
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        os.environ.pop("DATABASE_URL", None)  # SQLite, in the work folder
+        return None
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/") + "_bench"
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + name))
+    return name
+
+
+def drop_database(name: str) -> None:
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@dataclass
+class Player:
+    user_id: int
+    game_id: int
+    cookie: str  # the session and CSRF cookies a signed-in browser sends
+    csrf: str
+    server: int = 0
+    heard: dict = field(default_factory=dict)    # version -> when the socket heard of it
+    fetched: dict = field(default_factory=dict)  # version -> when the page had it
+    waiters: dict = field(default_factory=dict)  # (what, version) -> future
+
+    def mark(self, what: str, version: int) -> None:
+        getattr(self, what)[version] = time.perf_counter()
+        waiter = self.waiters.get((what, version))
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def until(self, what: str, version: int) -> asyncio.Future:
+        """A future done once this player has ``heard`` or ``fetched`` ``version``."""
+        if (what, version) not in self.waiters:
+            waiter = asyncio.get_running_loop().create_future()
+            if version in getattr(self, what):
+                waiter.set_result(None)
+            self.waiters[(what, version)] = waiter
+        return self.waiters[(what, version)]
+
+    def fresh(self) -> "Player":
+        return Player(self.user_id, self.game_id, self.cookie, self.csrf, self.server)
+
+
+def make_games(args) -> list[list[Player]]:
+    """Users with sessions, and started live games of ``args.players`` each."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from games.services.games import game_create, game_join
+    from games.tests.factories import deck_with_cards
+
+    call_command("migrate", verbosity=0)
+    deck = deck_with_cards()
+    User = get_user_model()
+    games = []
+    for g in range(args.games):
+        users = [User.objects.create(username=f"bench{g}x{p}", display_name=f"Player {p + 1}") for p in range(args.players)]
+        game = game_create(creator=users[0], max_seats=args.players, pace="live", visibility="private", deck=deck)
+        for user in users[1:]:
+            game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
+        players = []
+        for user in users:
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            csrf = secrets.token_hex(16)
+            cookie = f"sessionid={session.session_key}; csrftoken={csrf}"
+            # Like a load balancer: each browser sticks to one server.
+            players.append(Player(user.pk, game.pk, cookie, csrf, server=(g * args.players + len(players)) % args.servers))
+        games.append(players)
+    return games
+
+
+def next_action(players: list[Player], rng: random.Random) -> tuple[Player, dict, int]:
+    """Who acts next in this game, the form their page posts, and the version it makes."""
+    from games.models import Game
+    from games.selectors.games import game_view
+
+    game = Game.objects.get(pk=players[0].game_id)
+    seats = {seat.user_id: seat for seat in game.seats.select_related("user").order_by("position")}
+    player = rng.choice([p for p in players if seats[p.user_id].to_act])
+    view = game_view(game=game, seats=list(seats.values()), user=seats[player.user_id].user)
+    form = {"type": view["phase"], "round": view["round"]}
+    if view["phase"] == "clue":
+        form.update(card=rng.choice(view["hand"])["id"], text=f"clue {rng.randint(1, 999)}")
+    elif view["phase"] == "submit":
+        form["cards"] = rng.sample([card["id"] for card in view["hand"]], view["cards_to_submit"])
+    else:
+        form["position"] = rng.choice([card["position"] for card in view["table"] if not card["mine"]])
+    return player, form, game.version + 1
+
+
+# ---- Playing ------------------------------------------------------------------------
+
+
+@dataclass
+class Results:
+    answered: list = field(default_factory=list)
+    notified: list = field(default_factory=list)
+    updated: list = field(default_factory=list)
+    expected: int = 0
+    lost: int = 0
+    failed_actions: int = 0
+
+
+async def play(games, args, *, connect, act, fetch=None) -> Results:
+    """Every game plays at once; each action is timed to every other player of its game."""
+    results = Results()
+    everyone = [player for players in games for player in players]
+    sockets = [await connect(player) for player in everyone]
+    fetches = set()  # asyncio keeps only weak references to tasks
+    readers = [asyncio.create_task(listen(s, p, fetch, fetches)) for s, p in zip(sockets, everyone)]
+    actions = args.rounds * (1 + 2 * (args.players - 1))  # a round: a clue, the others' cards, their votes
+
+    async def one_game(players, rng):
+        await asyncio.sleep(rng.uniform(0, args.think))  # the games do not move in step
+        for _ in range(actions):
+            actor, form, version = await act.prepare(players, rng)
+            others = [p for p in players if p is not actor]
+            heard = [other.until("heard", version) for other in others]
+            started = time.perf_counter()
+            if not await act.send(actor, form, version):
+                results.failed_actions += 1
+            results.answered.append(time.perf_counter() - started)
+            done, _pending = await asyncio.wait(heard, timeout=args.timeout)
+            results.expected += len(others)
+            results.lost += len(others) - len(done)
+            results.notified += [o.heard[version] - started for o in others if version in o.heard]
+            if fetch is not None:
+                fetched = [o.until("fetched", version) for o in others if version in o.heard]
+                if fetched:
+                    await asyncio.wait(fetched, timeout=args.timeout)
+                results.updated += [o.fetched[version] - started for o in others if version in o.fetched]
+            await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+
+    seeds = random.Random(args.seed)
+    await asyncio.gather(*(one_game(players, random.Random(seeds.random())) for players in games))
+    for reader in readers:
+        reader.cancel()
+    for socket in sockets:
+        await socket.close()
+    return results
+
+
+async def listen(socket, player: Player, fetch, fetches: set):
+    """What a game page's live.js does: note each new version of its game, then fetch."""
+    async for raw in socket:
+        message = json.loads(raw)
+        if message.get("type") != "game.changed" or message.get("game") != player.game_id:
+            continue
+        version = message["version"]
+        if version in player.heard:
+            continue  # the same change again, through another of the page's groups
+        player.mark("heard", version)
+        if fetch is not None:
+            task = asyncio.create_task(fetch(player, version))
+            fetches.add(task)
+            task.add_done_callback(fetches.discard)
+
+
+class LiveActions:
+    """Actions as pages post them, to the real servers."""
+
+    def __init__(self, http, servers):
+        self.http = http
+        self.servers = servers
+
+    async def prepare(self, players, rng):
+        return await asyncio.to_thread(next_action, players, rng)
+
+    async def send(self, player, form, version) -> bool:
+        response = await self.http.post(
+            f"{self.servers[player.server].url}/games/{player.game_id}/act/",
+            data=form,
+            headers={"Cookie": player.cookie, "X-CSRFToken": player.csrf, "HX-Request": "true"},
+        )
+        shown = VERSION.search(response.text)
+        return response.status_code == 200 and shown is not None and int(shown.group(1)) >= version
+
+
+class RelayActions:
+    """The baseline's actions: one frame to the in-process relay."""
+
+    def __init__(self, sockets):
+        self.sockets = sockets
+        self.versions = {}
+
+    async def prepare(self, players, rng):
+        game_id = players[0].game_id
+        self.versions[game_id] = self.versions.get(game_id, 0) + 1
+        return rng.choice(players), {}, self.versions[game_id]
+
+    async def send(self, player, form, version) -> bool:
+        message = {"type": "game.changed", "game": player.game_id, "version": version}
+        await self.sockets[id(player)].send(json.dumps(message))
+        return True
+
+
+async def run_baseline(games, args) -> Results:
+    from websockets.asyncio.client import connect
+    from websockets.asyncio.server import serve
+
+    rooms = {}
+
+    async def relay(socket):
+        room = rooms.setdefault(socket.request.path, set())
+        room.add(socket)
+        try:
+            async for frame in socket:
+                for other in list(room):
+                    if other is not socket:
+                        await other.send(frame)
+        finally:
+            room.discard(socket)
+
+    sockets = {}
+    async with serve(relay, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+
+        async def connect_player(player):
+            sockets[id(player)] = await connect(f"ws://127.0.0.1:{port}/game/{player.game_id}")
+            return sockets[id(player)]
+
+        fresh_games = [[player.fresh() for player in players] for players in games]
+        return await play(fresh_games, args, connect=connect_player, act=RelayActions(sockets))
+
+
+async def run_live(games, args, servers) -> Results:
+    import httpx
+    from websockets.asyncio.client import connect
+
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+
+        async def open_page(player):
+            response = await http.get(
+                f"{servers[player.server].url}/games/{player.game_id}/", headers={"Cookie": player.cookie}
+            )
+            response.raise_for_status()
+
+        async def connect_player(player):
+            server = servers[player.server]
+            return await connect(
+                f"ws://127.0.0.1:{server.port}/ws/live/?game={player.game_id}",
+                origin=server.url,
+                additional_headers={"Cookie": player.cookie},
+                open_timeout=60,
+            )
+
+        async def fetch(player, version):
+            response = await http.get(
+                f"{servers[player.server].url}/games/{player.game_id}/board/",
+                headers={"Cookie": player.cookie, "HX-Request": "true"},
+            )
+            shown = VERSION.search(response.text)
+            if response.status_code == 200 and shown and int(shown.group(1)) >= version:
+                player.mark("fetched", version)
+
+        # Everyone opens their game page first (and so the servers warm up).
+        await asyncio.gather(*(open_page(player) for players in games for player in players))
+        return await play(games, args, connect=connect_player, act=LiveActions(http, servers), fetch=fetch)
+
+
+# ---- Report -------------------------------------------------------------------------
+
+
+def figures(seconds: list[float]) -> dict:
+    if not seconds:
+        return {"median": None, "p95": None, "max": None}
+    ordered = sorted(seconds)
+    return {
+        "median": statistics.median(ordered),
+        "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+        "max": ordered[-1],
+    }
+
+
+def report(args, setup: dict, baseline: Results, live: Results) -> bool:
+    rows = {
+        "echo baseline (in-process)": (baseline.expected, baseline.lost, figures(baseline.notified)),
+        "live: action answered": (len(live.answered), live.failed_actions, figures(live.answered)),
+        "live: socket notified": (live.expected, live.lost, figures(live.notified)),
+        "live: page updated": (live.expected, live.expected - len(live.updated), figures(live.updated)),
+    }
+    p95 = rows["live: page updated"][2]["p95"]
+    met = live.lost == 0 and live.failed_actions == 0 and len(live.updated) == live.expected and (
+        p95 is not None and p95 < AIM_P95_SECONDS
+    )
+
+    def ms(value):
+        return f"{value * 1000:9.1f}ms" if value is not None else f"{'-':>11}"
+
+    print()
+    print(
+        f"{args.games} live games of {args.players}, {args.rounds} round(s), an action every ~{args.think:g}s a game; "
+        f"{setup['servers']} daphne on {setup['layer']}, {setup['database']}; "
+        f"{setup['cores']} cores, load {setup['load_before']:.1f} before"
+    )
+    print(f"{'':28} {'count':>7} {'lost':>6} {'median':>11} {'p95':>11} {'max':>11}")
+    for label, (count, missing, numbers) in rows.items():
+        print(f"{label:28} {count:>7} {missing:>6} {ms(numbers['median'])} {ms(numbers['p95'])} {ms(numbers['max'])}")
+    print("(lost for 'action answered': actions refused or answered oddly; for 'page updated': fetches missing)")
+    print(f"aim (nothing lost, pages updated with p95 < {AIM_P95_SECONDS:g} s): {'met' if met else 'MISSED'}")
+    if args.json:
+        document = {
+            "args": {k: v for k, v in vars(args).items() if k != "json"},
+            "setup": setup,
+            "rows": {label: {"count": c, "lost": m, **n} for label, (c, m, n) in rows.items()},
+            "aim_met": met,
+        }
+        args.json.write_text(json.dumps(document, indent=2))
+    return met
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="fabula-bench-"))
+    bench_database = prepare_environment(workdir)
+    servers = []
+    try:
+        import django
+
+        django.setup()
+        from django.conf import settings
+        from django.db import connection
+
+        from games.tests.live.server import AsgiServer, free_port
+
+        print(f"setting up {args.games} games ({connection.vendor}) ...", flush=True)
+        games = make_games(args)
+        for index in range(args.servers):
+            server = AsgiServer(env=dict(os.environ), port=free_port(), log_path=workdir / f"daphne-{index}.log")
+            server.start()
+            servers.append(server)
+        setup = {
+            "servers": args.servers,
+            "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
+            "database": connection.vendor,
+            "cores": os.cpu_count(),
+            "load_before": os.getloadavg()[0],
+        }
+        print("baseline ...", flush=True)
+        baseline = asyncio.run(run_baseline(games, args))
+        print("live ...", flush=True)
+        live = asyncio.run(run_live(games, args, servers))
+        return 0 if report(args, setup, baseline, live) else 1
+    finally:
+        for server in servers:
+            server.stop()
+        if bench_database:
+            drop_database(bench_database)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

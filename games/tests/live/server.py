@@ -1,0 +1,77 @@
+"""A real ASGI server (daphne) in a subprocess, for browser tests and the live benchmark.
+
+Unlike pytest-django's ``live_server`` (HTTP only, in a thread), pages served
+here hold their live socket, and the server can be stopped and started again.
+Nothing here imports Django: the server process sets itself up from ``env``.
+"""
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for the database a Django connection's settings describe."""
+    name = settings_dict["NAME"]
+    if settings_dict["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{name}"
+    user, password = quote(settings_dict.get("USER") or ""), quote(settings_dict.get("PASSWORD") or "")
+    credentials = f"{user}:{password}@" if password else f"{user}@" if user else ""
+    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+    return f"postgres://{credentials}{settings_dict.get('HOST') or '127.0.0.1'}{port}/{name}"
+
+
+class AsgiServer:
+    """``config.asgi`` under daphne on 127.0.0.1:``port``, set up by ``env``; its output goes to ``log_path``."""
+
+    def __init__(self, *, env: dict, port: int, log_path: Path):
+        self.env = env
+        self.port = port
+        self.log_path = log_path
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = None
+
+    def __str__(self) -> str:
+        return self.url
+
+    def start(self, timeout: float = 30.0) -> None:
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        give_up_at = time.monotonic() + timeout
+        while time.monotonic() < give_up_at and self.process.poll() is None:
+            try:  # daphne listens once the application is loaded
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"daphne did not start; the end of its log:\n{self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()

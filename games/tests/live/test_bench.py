@@ -1,0 +1,24 @@
+"""The live benchmark still runs and loses nothing (its figures are for people, not for this test)."""
+
+import json
+import subprocess
+import sys
+
+from .server import ROOT
+
+
+def test_the_live_benchmark_runs_and_every_page_hears_of_every_action(tmp_path):
+    figures = tmp_path / "figures.json"
+    command = [
+        sys.executable, "bench/live_latency.py",
+        "--games", "2", "--think", "0.05", "--timeout", "60", "--json", str(figures),
+    ]
+    completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+    assert completed.returncode in (0, 1), completed.stdout + completed.stderr  # 1: the aim missed, not a crash
+    rows = json.loads(figures.read_text())["rows"]
+    actions = 2 * (1 + 2 * 3)  # two games, a round of four: a clue, three cards, three votes
+    assert rows["live: action answered"] == {**rows["live: action answered"], "count": actions, "lost": 0}
+    for row in ("echo baseline (in-process)", "live: socket notified", "live: page updated"):
+        assert rows[row]["count"] == actions * 3, row
+        assert rows[row]["lost"] == 0, row
