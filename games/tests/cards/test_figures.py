@@ -7,37 +7,12 @@ import pytest
 
 from games.engine import storyteller as engine
 from games.models import Card, CardDeal, StorytellerRound, StorytellerTableCard
-from games.services.games import game_act
 from games.tests.factories import deck_with_cards, started_game
 from games.tests.play import play_to_end
 
+from .rounds import play_three_rounds, state_of
+
 pytestmark = pytest.mark.django_db
-
-
-def state_of(game):
-    game.refresh_from_db()
-    return engine.from_dict(game.state)
-
-
-def play_round(game, users, *, storyteller: int, votes_for):
-    """The storyteller tells their first card, the others hand in their first cards,
-    and each voter votes for the card ``votes_for(voter, state)`` names."""
-    state = state_of(game)
-    told = state.hands[storyteller][0]
-    game_act(game_id=game.pk, user=users[storyteller], action={"type": "clue", "card": told, "text": "a dream"})
-    state = state_of(game)
-    submitted = {}
-    for seat, user in enumerate(users):
-        if seat != storyteller:
-            cards = list(state.hands[seat][: engine.cards_to_submit(state)])
-            submitted[seat] = cards
-            game_act(game_id=game.pk, user=user, action={"type": "submit", "cards": cards})
-    state = state_of(game)
-    for seat, user in enumerate(users):
-        if seat != storyteller:
-            card = votes_for(seat, told, submitted)
-            game_act(game_id=game.pk, user=user, action={"type": "vote", "position": state.table.index(card) + 1})
-    return told, submitted
 
 
 def figures(card_id):
@@ -51,16 +26,10 @@ def test_figures_of_three_hand_played_rounds():
     assert CardDeal.objects.filter(game=game).count() == 21  # 7 cards to each of 3 players
     never_dealt = start.draw_pile[-1]
 
-    # Round 1: Bo finds Anna's card, Cy falls for one of Bo's.
-    told1, sub1 = play_round(
-        game, users, storyteller=0, votes_for=lambda seat, told, sub: told if seat == 1 else sub[1][0]
-    )
-    assert CardDeal.objects.filter(game=game).count() == 21 + 5  # the refill after the reveal
-    # Round 2 (Bo tells): everyone finds it. Round 3 (Cy tells): nobody does.
-    told2, sub2 = play_round(game, users, storyteller=1, votes_for=lambda seat, told, sub: told)
-    told3, sub3 = play_round(
-        game, users, storyteller=2, votes_for=lambda seat, told, sub: sub[1 - seat][0]  # Anna→Bo's, Bo→Anna's
-    )
+    # Round 1 (Anna tells): Bo finds her card, Cy falls for one of Bo's.
+    # Round 2 (Bo tells): both find it. Round 3 (Cy tells): each votes for the other's decoy.
+    (told1, sub1), (told2, sub2), (told3, sub3) = play_three_rounds(game, users)
+    assert CardDeal.objects.filter(game=game).count() == 21 + 3 * 5  # and a refill after each reveal
 
     card = figures(told1)
     assert (card.times_dealt, card.times_told, card.found_percent) == (1, 1, 50.0)
