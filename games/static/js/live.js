@@ -223,6 +223,8 @@
     configureMorph();
     tick();
     setInterval(tick, 1000);
+    // A fragment arrives with the server's wording of the time left: count at once.
+    document.addEventListener("htmx:afterSwap", function () { tick(); });
     connect();
     setInterval(function () {
       if (!document.hidden) refreshAll();
