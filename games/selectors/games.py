@@ -54,7 +54,7 @@ def games_for_user(*, user, status: str | None = None):
     """Every game the user sits in, those waiting for the user first, then by deadline."""
     mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
     games = (
-        Game.objects.filter(seats__user=user)
+        Game.objects.filter(Exists(mine))
         .exclude(status=Game.Status.CANCELLED)
         .annotate(
             my_turn=Exists(mine.filter(to_act=True)),

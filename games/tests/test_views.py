@@ -192,3 +192,14 @@ def test_spectator_sees_a_public_game_without_hands(client):
 def test_rules_page(client):
     page = client.get(reverse("games:rules", args=["storyteller"])).content.decode()
     assert "storyteller" in page.lower()
+
+
+def test_my_games_counts_every_seat(client, deck):
+    from games.services.games import game_create, game_join
+
+    me, other = UserFactory.create_batch(2)
+    game = game_create(creator=me, max_seats=5, deck=deck)
+    game_join(game_id=game.pk, user=other)
+    client.force_login(me)
+    page = client.get(reverse("games:mine")).content.decode()
+    assert "2 of 5 seated" in page
