@@ -28,9 +28,6 @@ class Contribution:
     points: int = 0
     counts: dict[str, int] = field(default_factory=dict)
 
-    def add(self, name: str, amount: int = 1) -> None:
-        self.counts[name] = self.counts.get(name, 0) + amount
-
 
 @dataclass
 class Totals:
@@ -119,8 +116,11 @@ WINS_BOARD = Board(
 # --- Storyteller --------------------------------------------------------------------
 
 
-def storyteller_round_contributions(rounds: Iterable[Mapping], into: dict[int, Contribution]) -> None:
-    """Add one game's revealed rounds to its seats' contributions.
+SEATS = 10  # more than any game seats (a check constraint on Game)
+
+
+def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contribution]:
+    """Each seat's contribution from one game's revealed rounds, in order.
 
     A round is a StorytellerRound's values: ``storyteller``, ``skipped``, ``table``
     ([{position, card, owner, voters}]) and ``points`` ({seat: points}, keys as strings).
@@ -131,50 +131,62 @@ def storyteller_round_contributions(rounds: Iterable[Mapping], into: dict[int, C
       but not all of the votes cast found the storyteller's card (the rules' aim).
     - A vote found the card when it went to the storyteller's card; a decoy is a
       card a player other than the storyteller put on the table.
+    - ``clue_games``, ``guess_games``, ``decoy_games`` are 1 when the game gave
+      the figure a sample: summed, they say how many games a figure rests on.
+
+    Counters are lists by seat, not objects: a rebuild runs this for every round
+    ever played.
     """
+    played, points = [0] * SEATS, [0] * SEATS
+    clues, just_right, guesses, found, decoys, decoy_votes = ([0] * SEATS for _ in range(6))
     for round_ in rounds:
         storyteller = round_["storyteller"]
-        points = round_["points"]
         if round_["skipped"]:
-            played = {storyteller}
+            seats = {storyteller}
         else:
-            table = round_["table"]
-            told = next((entry for entry in table if entry["owner"] == storyteller), None)
-            votes = sum(len(entry["voters"]) for entry in table)
-            found = len(told["voters"]) if told else 0
-            played = {storyteller}
-            for entry in table:
-                played.add(entry["owner"])
-                played.update(entry["voters"])
-                for voter in entry["voters"]:
-                    voting = into.setdefault(voter, Contribution())
-                    voting.add("guesses")
-                    if entry is told:
-                        voting.add("found")
-                if entry is not told:
-                    decoy = into.setdefault(entry["owner"], Contribution())
-                    decoy.add("decoys")
-                    decoy.add("decoy_votes", len(entry["voters"]))
-            if told is not None and votes:
-                teller = into.setdefault(storyteller, Contribution())
-                teller.add("clues")
-                if 0 < found < votes:
-                    teller.add("just_right")
-        for seat in played:
-            contribution = into.setdefault(seat, Contribution())
-            contribution.rounds += 1
-            contribution.points += points.get(str(seat), 0)
-
-
-def _mark_games(contributions: Mapping[int, Contribution]) -> None:
-    # "... in N games": a game counts for a figure when it gave the figure a sample.
-    for contribution in contributions.values():
-        for sample, games in (("clues", "clue_games"), ("guesses", "guess_games"), ("decoys", "decoy_games")):
-            if contribution.counts.get(sample):
-                contribution.counts[games] = 1
+            seats = {storyteller}
+            votes = finders = 0
+            told = False
+            for entry in round_["table"]:
+                owner, voters = entry["owner"], entry["voters"]
+                seats.add(owner)
+                seats.update(voters)
+                votes += len(voters)
+                for voter in voters:
+                    guesses[voter] += 1
+                if owner == storyteller and not told:
+                    told = True
+                    finders = len(voters)
+                    for voter in voters:
+                        found[voter] += 1
+                else:
+                    decoys[owner] += 1
+                    decoy_votes[owner] += len(voters)
+            if told and votes:
+                clues[storyteller] += 1
+                if 0 < finders < votes:
+                    just_right[storyteller] += 1
+        round_points = round_["points"]
+        for seat in seats:
+            played[seat] += 1
+            points[seat] += round_points.get(str(seat), 0)
+    contributions = {}
+    for seat in range(SEATS):
+        counts = {
+            "clues": clues[seat], "just_right": just_right[seat], "guesses": guesses[seat], "found": found[seat],
+            "decoys": decoys[seat], "decoy_votes": decoy_votes[seat],
+            "clue_games": int(clues[seat] > 0), "guess_games": int(guesses[seat] > 0),
+            "decoy_games": int(decoys[seat] > 0),
+        }
+        if played[seat] or any(counts.values()):
+            contributions[seat] = Contribution(
+                rounds=played[seat], points=points[seat], counts={k: v for k, v in counts.items() if v}
+            )
+    return contributions
 
 
 def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+    """Contributions of each seat of these games, from their rounds read in one query."""
     by_game: dict[int, dict[int, Contribution]] = {game_id: {} for game_id in game_ids}
     rows = (
         StorytellerRound.objects.filter(game_id__in=game_ids)
@@ -185,47 +197,34 @@ def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contri
     for row in rows.iterator(chunk_size=5000):
         if row["game_id"] != current:
             if batch:
-                storyteller_round_contributions(batch, by_game[current])
+                by_game[current] = storyteller_game_contributions(batch)
             current, batch = row["game_id"], []
         batch.append(row)
     if batch:
-        storyteller_round_contributions(batch, by_game[current])
-    for contributions in by_game.values():
-        _mark_games(contributions)
+        by_game[current] = storyteller_game_contributions(batch)
     return by_game
 
 
-def _rate(hits: int, sample: int) -> float | None:
-    return hits / sample if sample else None
+def _figure(counts: Mapping[str, int], label, hits: str, sample: str, sample_label: str, style: str) -> Figure:
+    """``hits`` over ``sample`` from the summed counters; the sample's games are counted as ``<name>_games``."""
+    size = counts.get(sample, 0)
+    games = {"clues": "clue_games", "guesses": "guess_games", "decoys": "decoy_games"}[sample]
+    return Figure(
+        label=label,
+        value=counts.get(hits, 0) / size if size else None,
+        sample=size,
+        sample_label=sample_label,
+        games=counts.get(games, 0),
+        style=style,
+    )
 
 
 def storyteller_figures(totals: Totals) -> list[Figure]:
     counts = totals.counts
     return [
-        Figure(
-            label=_("Clues just right (some but not all found the card)"),
-            value=_rate(counts.get("just_right", 0), counts.get("clues", 0)),
-            sample=counts.get("clues", 0),
-            sample_label="turns",
-            games=counts.get("clue_games", 0),
-            style="rate",
-        ),
-        Figure(
-            label=_("Found the storyteller's card"),
-            value=_rate(counts.get("found", 0), counts.get("guesses", 0)),
-            sample=counts.get("guesses", 0),
-            sample_label="votes",
-            games=counts.get("guess_games", 0),
-            style="rate",
-        ),
-        Figure(
-            label=_("Votes drawn per decoy card"),
-            value=_rate(counts.get("decoy_votes", 0), counts.get("decoys", 0)),
-            sample=counts.get("decoys", 0),
-            sample_label="cards",
-            games=counts.get("decoy_games", 0),
-            style="average",
-        ),
+        _figure(counts, _("Clues just right (some but not all found the card)"), "just_right", "clues", "turns", "rate"),
+        _figure(counts, _("Found the storyteller's card"), "found", "guesses", "votes", "rate"),
+        _figure(counts, _("Votes drawn per decoy card"), "decoy_votes", "decoys", "cards", "average"),
     ]
 
 

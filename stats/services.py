@@ -57,14 +57,43 @@ class _Row:
     mu_after: float
     sigma_after: float
 
-    def model(self) -> GameRecord:
-        return GameRecord(
-            game_id=self.game_id, user_id=self.user_id, kind=self.kind, finished_at=self.finished_at,
-            seat=self.seat, players=self.players, rank=self.rank, score=self.score, won=self.won,
-            resigned=self.resigned, rounds=self.rounds, points=self.points, counts=self.counts,
-            mu_before=self.mu_before, sigma_before=self.sigma_before,
-            mu_after=self.mu_after, sigma_after=self.sigma_after,
+    def values(self) -> tuple:
+        """The row in ``RECORD_COLUMNS`` order, ready for the database."""
+        return (
+            self.game_id, self.user_id, self.kind, connection.ops.adapt_datetimefield_value(self.finished_at),
+            self.seat, self.players, self.rank, self.score, self.won, self.resigned, self.rounds, self.points,
+            connection.ops.adapt_json_value(self.counts, None),
+            self.mu_before, self.sigma_before, self.mu_after, self.sigma_after,
         )
+
+
+RECORD_COLUMNS = (
+    "game", "user", "kind", "finished_at", "seat", "players", "rank", "score", "won", "resigned", "rounds",
+    "points", "counts", "mu_before", "sigma_before", "mu_after", "sigma_after",
+)
+STATS_COLUMNS = ("user", "kind", "games", "wins", "rounds", "points", "counts", "rating_mu", "rating_sigma")
+ENTRY_COLUMNS = ("leaderboard", "user", "value", "sample", "hits", "rank", "position")
+
+
+def rows_insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
+    """INSERT prepared rows in batches, without a model instance each.
+
+    A rebuild writes some 100,000s of rows, and building and preparing a model
+    instance for each costs more than the writing. The values must be ready for
+    the database (datetimes and JSON through ``connection.ops``, as ``_Row.values``).
+    """
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(model._meta.get_field(column).column) for column in columns)
+    sql = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
+    batch = []
+    with connection.cursor() as cursor:
+        for row in rows:
+            batch.append(row)
+            if len(batch) == BATCH:
+                cursor.executemany(sql, batch)
+                batch = []
+        if batch:
+            cursor.executemany(sql, batch)
 
 
 def game_ranks(seats: list[tuple[int, bool]]) -> list[int]:
@@ -145,34 +174,32 @@ def _entries(
     period: str,
     totals: dict[int, Totals],
     current: dict[int, ratings.Rating],
-) -> list[LeaderboardEntry]:
+) -> list[tuple]:
+    """Entry rows (``ENTRY_COLUMNS``) of the period's boards, unranked: ``_rerank`` numbers them."""
     entries = []
     for board in kind_stats.boards:
-        leaderboard = boards[board.slug, period]
+        leaderboard_id = boards[board.slug, period].pk
         for user_id, user_totals in totals.items():
             value = board.value(user_totals, current[user_id])
             if value is None:
                 continue
             entries.append(
-                LeaderboardEntry(
-                    leaderboard=leaderboard, user_id=user_id, value=value,
-                    sample=board.sample(user_totals), hits=board.hits(user_totals),
-                )
+                (leaderboard_id, user_id, value, board.sample(user_totals), board.hits(user_totals), 0, 0)
             )
     return entries
 
 
-def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratings.Rating]) -> list[PlayerStats]:
+def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratings.Rating]) -> list[tuple]:
     return [
-        PlayerStats(
-            user_id=user_id, kind=kind, games=t.games, wins=t.wins, rounds=t.rounds, points=t.points,
-            counts=dict(sorted(t.counts.items())), rating_mu=current[user_id][0], rating_sigma=current[user_id][1],
+        (
+            user_id, kind, t.games, t.wins, t.rounds, t.points,
+            connection.ops.adapt_json_value(dict(sorted(t.counts.items())), None), *current[user_id],
         )
         for user_id, t in totals.items()
     ]
 
 
-def _rerank(leaderboard: Leaderboard, now: datetime, window_start: datetime | None) -> None:
+def _rerank(leaderboard: Leaderboard, now: datetime) -> None:
     """Number a board's entries from its values, in one statement; then note its size and moment."""
     table = connection.ops.quote_name(LeaderboardEntry._meta.db_table)
     with connection.cursor() as cursor:
@@ -192,7 +219,7 @@ def _rerank(leaderboard: Leaderboard, now: datetime, window_start: datetime | No
         )
     leaderboard.size = LeaderboardEntry.objects.filter(leaderboard=leaderboard).count()
     leaderboard.as_of = now
-    leaderboard.window_start = window_start
+    leaderboard.window_start = now - WINDOW if leaderboard.period == Period.LAST_30_DAYS else None
     leaderboard.save(update_fields=["size", "as_of", "window_start"])
 
 
@@ -242,7 +269,7 @@ def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
     players = {seat["user_id"] for game in games for seat in game["seats"]}
     current = _ratings_now(kind, players)
     rows = _rate_games(games, kind_stats.contributions([game["id"] for game in games]), current)
-    GameRecord.objects.bulk_create([row.model() for row in rows], batch_size=BATCH)
+    rows_insert(GameRecord, RECORD_COLUMNS, (row.values() for row in rows))
     _refresh_players(kind_stats, players, now)
     return True
 
@@ -297,18 +324,25 @@ def _refresh_players(kind_stats: KindStats, users: set[int], now: datetime) -> N
         current[user_id] = (mu, sigma)
 
     PlayerStats.objects.filter(kind=kind, user_id__in=users).delete()
-    PlayerStats.objects.bulk_create(_player_stats(kind, all_time, current))
     board_ids = {period: [b.pk for (_, p), b in boards.items() if p == period] for period in Period.values}
     LeaderboardEntry.objects.filter(leaderboard_id__in=board_ids[Period.ALL_TIME], user_id__in=users).delete()
     LeaderboardEntry.objects.filter(
         leaderboard_id__in=board_ids[Period.LAST_30_DAYS], user_id__in=users | moved
     ).delete()
-    LeaderboardEntry.objects.bulk_create(
+    _write_players(kind_stats, boards, all_time, recent, current, now)
+
+
+def _write_players(kind_stats, boards, all_time, recent, current, now) -> None:
+    """Insert totals and entries (their old rows gone), then re-rank every board."""
+    rows_insert(PlayerStats, STATS_COLUMNS, _player_stats(kind_stats.kind, all_time, current))
+    rows_insert(
+        LeaderboardEntry,
+        ENTRY_COLUMNS,
         _entries(kind_stats, boards, Period.ALL_TIME, all_time, current)
-        + _entries(kind_stats, boards, Period.LAST_30_DAYS, recent, current)
+        + _entries(kind_stats, boards, Period.LAST_30_DAYS, recent, current),
     )
-    for (_, period), leaderboard in boards.items():
-        _rerank(leaderboard, now, window_start if period == Period.LAST_30_DAYS else None)
+    for leaderboard in boards.values():
+        _rerank(leaderboard, now)
 
 
 # --- everything again ----------------------------------------------------------------------
@@ -354,16 +388,8 @@ def _rebuild(kind_stats: KindStats, now: datetime) -> int:
         LeaderboardEntry.objects.filter(leaderboard__kind=kind).delete()
         PlayerStats.objects.filter(kind=kind).delete()
         GameRecord.objects.filter(kind=kind).delete()
-        for start in range(0, len(rows), BATCH):
-            GameRecord.objects.bulk_create([row.model() for row in rows[start : start + BATCH]])
-        PlayerStats.objects.bulk_create(_player_stats(kind, all_time, current), batch_size=BATCH)
-        LeaderboardEntry.objects.bulk_create(
-            _entries(kind_stats, boards, Period.ALL_TIME, all_time, current)
-            + _entries(kind_stats, boards, Period.LAST_30_DAYS, recent, current),
-            batch_size=BATCH,
-        )
-        for (_, period), leaderboard in boards.items():
-            _rerank(leaderboard, now, window_start if period == Period.LAST_30_DAYS else None)
+        rows_insert(GameRecord, RECORD_COLUMNS, (row.values() for row in rows))
+        _write_players(kind_stats, boards, all_time, recent, current, now)
         progress.rebuilt_at = now
         progress.save(update_fields=["rebuilt_at"])
         known = set(game_ids)
