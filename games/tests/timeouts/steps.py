@@ -65,3 +65,16 @@ def to_vote(game: Game, users, teller: int = 0) -> None:
     for seat, user in enumerate(users):
         if seat != teller:
             submit(game, user, seat)
+
+
+def leave_absent(game: Game, users, absent: set[int], teller: int = 1) -> None:
+    """Round 1: ``teller`` gives the first clue; the seats in ``absent`` miss the
+    submission and the vote, two deadlines in a row, and are absent after it."""
+    clue(game, users[teller], teller)
+    present = [seat for seat in range(len(users)) if seat != teller and seat not in absent]
+    for seat in present:
+        submit(game, users[seat], seat)
+    assert expire(game)
+    for seat in present:
+        vote(game, users[seat], any_other_position(game, seat))
+    assert expire(game)

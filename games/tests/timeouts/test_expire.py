@@ -11,7 +11,7 @@ from games.tests.factories import started_game
 from games.tests.test_services import snapshot
 
 from .steps import (
-    any_other_position, clue, due, expire, position_of_card_of, state_of, storyteller_position, submit, to_vote, vote,
+    any_other_position, clue, due, expire, leave_absent, position_of_card_of, state_of, storyteller_position, submit, to_vote, vote,
 )
 
 pytestmark = pytest.mark.django_db
@@ -147,11 +147,7 @@ class TestAbsence:
 class TestPause:
     def test_fewer_than_three_present_pauses_and_a_returning_player_resumes(self, client):
         game, users = started_game(4)
-        clue(game, users[1], 1)
-        submit(game, users[0], 0)
-        assert expire(game)
-        vote(game, users[0], any_other_position(game, 0))
-        assert expire(game)
+        leave_absent(game, users, {2, 3})
         game.refresh_from_db()
         assert seat_flags(game, "is_absent") == {2, 3}
         state = state_of(game)

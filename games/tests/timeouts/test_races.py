@@ -49,14 +49,20 @@ def together(*calls):
     return results
 
 
+def voting(deck, *, voted):
+    """Four players in round 1's vote (seat 0 tells); the seats in ``voted`` have voted."""
+    game, users = started_game(4, deck=deck)
+    to_vote(game, users, teller=0)
+    for seat in voted:
+        vote(game, users[seat], any_other_position(game, seat))
+    game.refresh_from_db()
+    return game, users
+
+
 def test_a_vote_and_the_expiry_of_its_phase_leave_one_result():
     deck = deck_with_cards()
     for _ in range(TIMES):
-        game, users = started_game(4, deck=deck)
-        to_vote(game, users, teller=0)
-        vote(game, users[1], any_other_position(game, 1))
-        vote(game, users[2], any_other_position(game, 2))
-        game.refresh_from_db()
+        game, users = voting(deck, voted=(1, 2))
         version, now, position = game.version, due(game), any_other_position(game, 3)
 
         voted, expired = together(
@@ -84,10 +90,7 @@ def test_a_vote_and_the_expiry_of_its_phase_leave_one_result():
 def test_two_votes_at_once_both_count_and_close_the_phase_once():
     deck = deck_with_cards()
     for _ in range(TIMES):
-        game, users = started_game(4, deck=deck)
-        to_vote(game, users, teller=0)
-        vote(game, users[1], any_other_position(game, 1))
-        game.refresh_from_db()
+        game, users = voting(deck, voted=(1,))
         version = game.version
         positions = {seat: any_other_position(game, seat) for seat in (2, 3)}
 
