@@ -5,7 +5,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
@@ -175,6 +175,32 @@ class ZipImportForm(forms.Form):
 # --- cards ---------------------------------------------------------------------------
 
 
+# Card.objects.with_figures() annotation -> (column title, what it means)
+FIGURES = {
+    "times_dealt": (_("dealt"), _("Games in which it was dealt")),
+    "times_told": (_("told"), _("Rounds in which a storyteller chose it")),
+    "found_percent": (_("found"), _("Votes that found it, when it was the storyteller's")),
+    "times_found_by_all": (_("all found it"), _("Rounds in which every voter found it (too easy)")),
+    "times_found_by_none": (_("none found it"), _("Rounds in which no voter found it (too obscure)")),
+    "decoy_votes": (_("decoy votes"), _("Votes it drew as a decoy")),
+}
+
+
+def _show_figure(card: Card, name: str):
+    value = getattr(card, name)
+    if name == "found_percent":
+        return "—" if value is None else f"{value:.0f} %"
+    return value
+
+
+def _figure_column(name: str):
+    @admin.display(description=FIGURES[name][0], ordering=name)
+    def column(model_admin, card):
+        return _show_figure(card, name)
+
+    return column
+
+
 class AltTextFilter(admin.SimpleListFilter):
     title = _("alt text")
     parameter_name = "alt_text"
@@ -295,43 +321,17 @@ class CardAdmin(admin.ModelAdmin):
     def in_play_column(self, card):
         return not card.is_retired
 
-    @admin.display(description=_("dealt"), ordering="times_dealt")
-    def times_dealt_column(self, card):
-        return card.times_dealt
-
-    @admin.display(description=_("told"), ordering="times_told")
-    def times_told_column(self, card):
-        return card.times_told
-
-    @admin.display(description=_("found"), ordering="found_percent")
-    def found_column(self, card):
-        return _percent(card.found_percent)
-
-    @admin.display(description=_("all found it"), ordering="times_found_by_all")
-    def found_by_all_column(self, card):
-        return card.times_found_by_all
-
-    @admin.display(description=_("none found it"), ordering="times_found_by_none")
-    def found_by_none_column(self, card):
-        return card.times_found_by_none
-
-    @admin.display(description=_("decoy votes"), ordering="decoy_votes")
-    def decoy_votes_column(self, card):
-        return card.decoy_votes
+    times_dealt_column = _figure_column("times_dealt")
+    times_told_column = _figure_column("times_told")
+    found_column = _figure_column("found_percent")
+    found_by_all_column = _figure_column("times_found_by_all")
+    found_by_none_column = _figure_column("times_found_by_none")
+    decoy_votes_column = _figure_column("decoy_votes")
 
     @admin.display(description=_("figures"))
     def figures(self, card):
-        return format_html(
-            "<dl class='card-figures'>"
-            "<dt>{}</dt><dd>{}</dd><dt>{}</dt><dd>{}</dd><dt>{}</dt><dd>{}</dd>"
-            "<dt>{}</dt><dd>{}</dd><dt>{}</dt><dd>{}</dd><dt>{}</dt><dd>{}</dd></dl>",
-            _("Games in which it was dealt"), card.times_dealt,
-            _("Rounds in which a storyteller chose it"), card.times_told,
-            _("Votes that found it, when it was the storyteller's"), _percent(card.found_percent),
-            _("Rounds in which every voter found it (too easy)"), card.times_found_by_all,
-            _("Rounds in which no voter found it (too obscure)"), card.times_found_by_none,
-            _("Votes it drew as a decoy"), card.decoy_votes,
-        )
+        rows = ((FIGURES[name][1], _show_figure(card, name)) for name in FIGURES)
+        return format_html("<dl class='card-figures'>{}</dl>", format_html_join("", "<dt>{}</dt><dd>{}</dd>", rows))
 
     @admin.action(description=_("Retire the selected cards (dealt in no new game)"))
     def retire(self, request, queryset):
@@ -368,10 +368,6 @@ def _picture(card: Card, *, width: int, height: int):
         width,
         height,
     )
-
-
-def _percent(value):
-    return "—" if value is None else f"{value:.0f} %"
 
 
 # --- games ---------------------------------------------------------------------------

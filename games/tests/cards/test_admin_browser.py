@@ -45,16 +45,22 @@ def zip_of_pictures(folder) -> str:
     return str(path)
 
 
+def log_in(browser, url: str, username: str):
+    page = browser.new_context().new_page()
+    page.goto(url)
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("[type=submit]").click()
+    page.wait_for_url(lambda address: "login" not in address)
+    return page
+
+
 def test_an_admin_imports_a_deck_and_a_player_is_dealt_its_cards(live_server, browser, tmp_path):
     base = live_server.url
     UserFactory(username="ada", is_staff=True, is_superuser=True)
     anna, bo, cy = UserFactory(username="anna"), UserFactory(username="bo"), UserFactory(username="cy")
 
-    admin = browser.new_context().new_page()
-    admin.goto(f"{base}/admin/")
-    admin.fill("#id_username", "ada")
-    admin.fill("#id_password", PASSWORD)
-    admin.click("input[type=submit]")
+    admin = log_in(browser, f"{base}/admin/login/", "ada")
 
     # A new deck, then its pictures from a zip.
     admin.goto(f"{base}/admin/games/deck/add/")
@@ -78,11 +84,7 @@ def test_an_admin_imports_a_deck_and_a_player_is_dealt_its_cards(live_server, br
     assert len(urls) == PICTURES
 
     # Anna creates a game for three with the new deck; Bo and Cy join.
-    player = browser.new_context().new_page()
-    player.goto(f"{base}/accounts/login/")
-    player.fill("#id_username", "anna")
-    player.fill("#id_password", PASSWORD)
-    player.click("button[type=submit]")
+    player = log_in(browser, f"{base}/accounts/login/", "anna")
     player.goto(f"{base}/games/new/")
     player.select_option("#id_max_seats", "3")
     player.select_option("#id_deck", label="Sea dreams")
