@@ -144,7 +144,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # A consumer waits on Redis with BZPOPMIN for 5 s at a time; redis-py 8
+            # also times socket reads out at 5 s by default, so an idle page's socket
+            # died with a TimeoutError. Reads may take longer than the pop's wait.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -167,6 +170,8 @@ if CELERY_BROKER_URL == "filesystem://":
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(VAR_DIR / "celery-processed"),
         "store_processed": False,
+        # Broadcasts (worker control, pidbox) go here too, not into the working directory.
+        "control_folder": str(VAR_DIR / "celery-control"),
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
