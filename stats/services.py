@@ -207,25 +207,40 @@ def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratin
     ]
 
 
-def _rerank(leaderboard: Leaderboard, now: datetime) -> None:
-    """Number a board's entries from its values, in one statement; then note its size and moment."""
+def _rerank(leaderboard: Leaderboard, now: datetime, *, size: int, changed: list[float] | None = None) -> None:
+    """Number a board's entries from their values in one statement; note its size and moment.
+
+    ``changed``: the values that left and came onto the board (None: number them
+    all). Only the entries from the highest of them down to the lowest can move:
+    those above keep their numbers, and so do those below while the board keeps
+    its size (an entry added or removed moves every one below it).
+    """
     table = connection.ops.quote_name(LeaderboardEntry._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            UPDATE {table} SET rank = ranked.new_rank, position = ranked.new_position
-            FROM (
-                SELECT id,
-                       RANK() OVER (ORDER BY value DESC) AS new_rank,
-                       ROW_NUMBER() OVER (ORDER BY value DESC, sample DESC, user_id ASC) AS new_position
-                FROM {table} WHERE leaderboard_id = %s
-            ) AS ranked
-            WHERE {table}.id = ranked.id
-              AND ({table}.rank <> ranked.new_rank OR {table}.position <> ranked.new_position)
-            """,
-            [leaderboard.pk],
-        )
-    leaderboard.size = LeaderboardEntry.objects.filter(leaderboard=leaderboard).count()
+    where, params, above = "", [leaderboard.pk], 0
+    if changed:
+        where += " AND value <= %s"
+        params.append(max(changed))
+        if size == leaderboard.size:
+            where += " AND value >= %s"
+            params.append(min(changed))
+        above = LeaderboardEntry.objects.filter(leaderboard=leaderboard, value__gt=max(changed)).count()
+    if changed is None or changed:  # [] : nothing came or went, nothing moves
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                UPDATE {table} SET rank = ranked.new_rank, position = ranked.new_position
+                FROM (
+                    SELECT id,
+                           %s + RANK() OVER (ORDER BY value DESC) AS new_rank,
+                           %s + ROW_NUMBER() OVER (ORDER BY value DESC, sample DESC, user_id ASC) AS new_position
+                    FROM {table} WHERE leaderboard_id = %s{where}
+                ) AS ranked
+                WHERE {table}.id = ranked.id
+                  AND ({table}.rank <> ranked.new_rank OR {table}.position <> ranked.new_position)
+                """,
+                [above, above, *params],
+            )
+    leaderboard.size = size
     leaderboard.as_of = now
     leaderboard.window_start = now - WINDOW if leaderboard.period == Period.LAST_30_DAYS else None
     leaderboard.save(update_fields=["size", "as_of", "window_start"])
@@ -333,24 +348,39 @@ def _refresh_players(kind_stats: KindStats, users: set[int], now: datetime) -> N
 
     PlayerStats.objects.filter(kind=kind, user_id__in=users).delete()
     board_ids = {period: [b.pk for (_, p), b in boards.items() if p == period] for period in Period.values}
-    LeaderboardEntry.objects.filter(leaderboard_id__in=board_ids[Period.ALL_TIME], user_id__in=users).delete()
-    LeaderboardEntry.objects.filter(
-        leaderboard_id__in=board_ids[Period.LAST_30_DAYS], user_id__in=users | moved
-    ).delete()
-    _write_players(kind_stats, boards, all_time, recent, current, now)
-
-
-def _write_players(kind_stats, boards, all_time, recent, current, now) -> None:
-    """Insert totals and entries (their old rows gone), then re-rank every board."""
-    rows_insert(PlayerStats, STATS_COLUMNS, _player_stats(kind_stats.kind, all_time, current))
-    rows_insert(
-        LeaderboardEntry,
-        ENTRY_COLUMNS,
-        _entries(kind_stats, boards, Period.ALL_TIME, all_time, current)
-        + _entries(kind_stats, boards, Period.LAST_30_DAYS, recent, current),
+    leaving = LeaderboardEntry.objects.filter(
+        Q(leaderboard_id__in=board_ids[Period.ALL_TIME], user_id__in=users)
+        | Q(leaderboard_id__in=board_ids[Period.LAST_30_DAYS], user_id__in=users | moved)
     )
+    old_values: dict[int, list[float]] = {board.pk: [] for board in boards.values()}
+    for board_id, value in leaving.values_list("leaderboard_id", "value"):
+        old_values[board_id].append(value)
+    leaving.delete()
+    _write_players(kind_stats, boards, all_time, recent, current, now, old_values)
+
+
+def _write_players(kind_stats, boards, all_time, recent, current, now, old_values=None) -> None:
+    """Insert totals and entries (their old rows gone), then re-rank every board.
+
+    ``old_values``: per board, the values of the entries taken away (None: the
+    boards were emptied, and are numbered whole).
+    """
+    rows_insert(PlayerStats, STATS_COLUMNS, _player_stats(kind_stats.kind, all_time, current))
+    entries = _entries(kind_stats, boards, Period.ALL_TIME, all_time, current) + _entries(
+        kind_stats, boards, Period.LAST_30_DAYS, recent, current
+    )
+    rows_insert(LeaderboardEntry, ENTRY_COLUMNS, entries)
+    new_values: dict[int, list[float]] = {board.pk: [] for board in boards.values()}
+    for board_id, _, value, *_ in entries:
+        new_values[board_id].append(value)
     for leaderboard in boards.values():
-        _rerank(leaderboard, now)
+        new = new_values[leaderboard.pk]
+        if old_values is None:
+            _rerank(leaderboard, now, size=len(new))
+        else:
+            old = old_values[leaderboard.pk]
+            size = leaderboard.size - len(old) + len(new)
+            _rerank(leaderboard, now, size=size, changed=old + new)
 
 
 # --- everything again ----------------------------------------------------------------------

@@ -70,6 +70,15 @@ def snapshot():
     return records, stats, boards, entries
 
 
+def assert_numbered():
+    """Every board: positions 1..n in order of value, ranks shared by equal values, the size in its head."""
+    for head in Leaderboard.objects.all():
+        rows = list(head.entries.order_by("position").values_list("value", "sample", "user_id", "rank", "position"))
+        assert [row[4] for row in rows] == list(range(1, len(rows) + 1)) and head.size == len(rows)
+        assert [row[:3] for row in rows] == sorted((row[:3] for row in rows), key=lambda r: (-r[0], -r[1], r[2]))
+        assert [row[3] for row in rows] == [1 + sum(other[0] > row[0] for other in rows) for row in rows]
+
+
 def entries(board, period=Period.ALL_TIME):
     return list(
         LeaderboardEntry.objects.filter(leaderboard__board=board, leaderboard__period=period)
@@ -219,6 +228,7 @@ class TestIncrementalEqualsRebuild:
         rng.shuffle(order)
         for step, game in enumerate(order):
             assert stats_game_finished(game_id=game.pk, now=now - timedelta(days=5) + step * timedelta(hours=3))
+            assert_numbered()
         assert stats_game_finished(game_id=order[0].pk, now=now) is False  # a repeated task changes nothing
         # One more update at ``now`` (a new game), then the same moment rebuilt from nothing.
         last = self._random_games(1, users, now + timedelta(seconds=1), rng)[0]
