@@ -1,0 +1,305 @@
+"""Statistics at size: 10,000 players and 50,000 finished Storyteller games.
+
+The benchmark fills a throw-away database with synthetic finished games (each
+round scored by the engine's own ``score_round``, bulk-inserted), then reports:
+
+- the full rebuild (``stats_rebuild``): records, ratings, totals and all six
+  boards derived from every game;
+- the per-game update (``stats_game_finished``), for a few games finishing after
+  the rebuild;
+- latency (median, p95) and query counts of the leaderboard, player and replay
+  pages against a trivial page (the rules page), all measured in the same run,
+  in-process through Django's test client, signed in as a player with many games.
+
+The database is an SQLite file in a temporary folder; with a PostgreSQL
+DATABASE_URL, a database named after it with ``_bench_stats`` on the same
+server, dropped at the end. Run from the repository root:
+
+    .venv/bin/python bench/leaderboards.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/fabula .venv/bin/python bench/leaderboards.py
+
+Smaller runs: ``--players 1000 --games 5000``.
+"""
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _postgres_database(url: str) -> tuple[str, str]:
+    """Create a fresh database beside the one in ``url``; returns (its url, the admin url)."""
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/") + "_bench_stats"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(parts._replace(path=f"/{name}")), admin
+
+
+def _drop_postgres_database(url: str, admin: str) -> None:
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def _setup(workdir: Path) -> tuple[str, str | None]:
+    url = os.environ.get("DATABASE_URL", "")
+    admin = None
+    if url.startswith(("postgres://", "postgresql://")):
+        url, admin = _postgres_database(url)
+    else:
+        url = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    os.environ["DATABASE_URL"] = url
+    os.environ["FABULA_VAR_DIR"] = str(workdir)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
+    os.environ["DJANGO_DEBUG"] = "false"
+    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return url, admin
+
+
+def _fill(players: int, games: int, rounds: int, seed: int):
+    """Users, a deck, finished games with seats and rounds; returns (users, a heavy player, game ids)."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from games.engine.storyteller import score_round
+    from django.db import connection
+
+    from games.models import Card, Deck, Game, Seat, StorytellerRound
+    from stats.services import rows_insert
+
+    SEAT_COLUMNS = (
+        "game", "user", "position", "colour", "score", "to_act", "is_absent", "has_resigned", "is_winner", "joined_at",
+    )
+    ROUND_COLUMNS = (
+        "game", "number", "storyteller", "clue", "storyteller_card", "skipped", "table", "points", "scores_after",
+        "revealed_at",
+    )
+
+    rng = random.Random(seed)
+    User = get_user_model()
+    colours = ["red", "orange", "yellow", "green", "blue", "purple", "pink", "white"]
+    User.objects.bulk_create(
+        (
+            User(username=f"p{i:05d}", display_name=f"Player {i}", email=f"p{i}@example.com",
+                 password="!", colour=rng.choice(colours))
+            for i in range(players)
+        ),
+        batch_size=2000,
+    )
+    user_ids = list(User.objects.order_by("pk").values_list("pk", flat=True))
+    heavy = user_ids[0]  # sits in about ten times as many games as the others
+    deck = Deck.objects.create(slug="bench", name="Bench")
+    Card.objects.bulk_create(Card(deck=deck, image=f"cards/bench/{i}.webp", alt_text=f"Card {i}") for i in range(84))
+    cards = list(Card.objects.filter(deck=deck).values_list("pk", flat=True))
+
+    now = timezone.now()
+    batch = 1000
+    made = []
+    for start in range(0, games, batch):
+        specs = []
+        for _ in range(min(batch, games - start)):
+            size = rng.choice((3, 4, 4, 5, 5, 6))
+            seated = rng.sample(user_ids, size)
+            if heavy not in seated and rng.random() < 0.04:
+                seated[0] = heavy
+            finished_at = now - timedelta(seconds=rng.uniform(60, 365 * 86400))
+            specs.append((seated, finished_at))
+        rows = Game.objects.bulk_create(
+            Game(
+                kind=Game.Kind.STORYTELLER, status=Game.Status.FINISHED, phase="finished", phase_seconds=86400,
+                max_seats=len(seated), creator_id=seated[0], deck=deck, round=rounds,
+                visibility=Game.Visibility.PRIVATE if rng.random() < 0.1 else Game.Visibility.PUBLIC,
+                started_at=finished_at - timedelta(days=3), finished_at=finished_at,
+            )
+            for seated, finished_at in specs
+        )
+        seats, round_rows = [], []
+        adapt_time, adapt_json = connection.ops.adapt_datetimefield_value, connection.ops.adapt_json_value
+        for game, (seated, finished_at) in zip(rows, specs):
+            size = len(seated)
+            scores = [0] * size
+            for number in range(1, rounds + 1):
+                storyteller = (number - 1) % size
+                owners = [storyteller] + [s for s in range(size) if s != storyteller] * (2 if size == 3 else 1)
+                rng.shuffle(owners)
+                table_cards = rng.sample(cards, len(owners))
+                votes = {}
+                for seat in range(size):
+                    if seat != storyteller:
+                        votes[seat] = rng.choice([p + 1 for p, owner in enumerate(owners) if owner != seat])
+                points = score_round(
+                    storyteller=storyteller,
+                    storyteller_position=owners.index(storyteller) + 1,
+                    owners_by_position={p + 1: owner for p, owner in enumerate(owners)},
+                    votes=votes,
+                    three_players=size == 3,
+                )
+                points = {seat: points.get(seat, 0) for seat in range(size)}
+                for seat, gained in points.items():
+                    scores[seat] += gained
+                table = [
+                    {"position": p + 1, "card": card, "owner": owner,
+                     "voters": sorted(v for v, voted in votes.items() if voted == p + 1)}
+                    for p, (owner, card) in enumerate(zip(owners, table_cards))
+                ]
+                round_rows.append(
+                    (
+                        game.pk, number, storyteller, f"clue {number}", table_cards[owners.index(storyteller)],
+                        False, adapt_json(table, None),
+                        adapt_json({str(seat): gained for seat, gained in points.items()}, None),
+                        adapt_json({str(seat): score for seat, score in enumerate(scores)}, None),
+                        adapt_time(finished_at - timedelta(hours=rounds - number)),
+                    )
+                )
+            top = max(scores)
+            started_at = adapt_time(finished_at - timedelta(days=3))
+            seats.extend(
+                (game.pk, user_id, position, colours[position], scores[position], False, False, False,
+                 scores[position] == top, started_at)
+                for position, user_id in enumerate(seated)
+            )
+            made.append(game.pk)
+        rows_insert(Seat, SEAT_COLUMNS, seats)
+        rows_insert(StorytellerRound, ROUND_COLUMNS, round_rows)
+        print(f"\r  games {start + len(rows):>7,} / {games:,}", end="", flush=True)
+    print()
+    return user_ids, heavy, made
+
+
+def _measure(client, url: str, times: int) -> tuple[float, float, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for _ in range(3):  # warm caches and templates
+        assert client.get(url).status_code == 200, url
+    durations = []
+    for _ in range(times):
+        with CaptureQueriesContext(connection) as ctx:
+            start = time.perf_counter()
+            response = client.get(url)
+            durations.append(time.perf_counter() - start)
+        assert response.status_code == 200, (url, response.status_code)
+    durations.sort()
+    p95 = durations[min(len(durations) - 1, int(round(0.95 * (len(durations) - 1))))]
+    return statistics.median(durations) * 1000, p95 * 1000, len(ctx.captured_queries)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=50_000)
+    parser.add_argument("--rounds", type=int, default=8, help="rounds per game (a real game of 4 has about 15)")
+    parser.add_argument("--requests", type=int, default=40, help="requests per page measured")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="fabula-bench-stats-"))
+    url, admin = _setup(workdir)
+    try:
+        from django.conf import settings
+        from django.db import connection, transaction
+        from django.test import Client
+        from django.urls import reverse
+        from django.utils import timezone
+
+        from games.models import Game, StorytellerRound
+        from stats.models import GameRecord, Leaderboard, LeaderboardEntry
+        from stats.services import stats_game_finished, stats_rebuild
+
+        print(
+            f"Database: {connection.vendor} ({settings.DATABASES['default']['NAME']}); "
+            f"{os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}"
+        )
+        started = time.perf_counter()
+        with transaction.atomic():  # one commit: SQLite writes much faster so
+            user_ids, heavy, game_ids = _fill(args.players, args.games, args.rounds, args.seed)
+        fill = time.perf_counter() - started
+        print(
+            f"Filled in {fill:.1f} s: {len(user_ids):,} players, {Game.objects.count():,} finished games, "
+            f"{StorytellerRound.objects.count():,} rounds"
+        )
+
+        # The last few games are left out of the rebuild, to time the per-game update with them.
+        late = game_ids[-5:]
+        now = timezone.now()
+        Game.objects.filter(pk__in=late).update(status=Game.Status.ACTIVE)
+        started = time.perf_counter()
+        stats_rebuild(now=now)
+        rebuild = time.perf_counter() - started
+        boards = {f"{b.board}/{b.period}": b.size for b in Leaderboard.objects.order_by("board", "period")}
+        print(f"Full rebuild: {rebuild:.1f} s ({GameRecord.objects.count():,} records; board sizes {boards})")
+        updates = []
+        for step, game_id in enumerate(late):
+            Game.objects.filter(pk=game_id).update(status=Game.Status.FINISHED, finished_at=now + timedelta(seconds=step))
+            started = time.perf_counter()
+            stats_game_finished(game_id=game_id, now=now + timedelta(seconds=step + 1))
+            updates.append(time.perf_counter() - started)
+        print(f"Per-game update: median {statistics.median(updates) * 1000:.0f} ms, max {max(updates) * 1000:.0f} ms "
+              f"({len(updates)} games)")
+
+        client = Client()
+        client.force_login(get_user(heavy))
+        heavy_name = get_user(heavy).username
+        heavy_games = GameRecord.objects.filter(user_id=heavy).count()
+        me = LeaderboardEntry.objects.get(leaderboard__board="rating", leaderboard__period="all", user_id=heavy)
+        replay_game = GameRecord.objects.filter(user_id=heavy, game__visibility="public").values_list("game_id", flat=True).first()
+        pages = [
+            ("trivial: rules page", reverse("games:rules", args=["storyteller"])),
+            ("leaderboard, rating, page 1", reverse("stats:leaderboard", args=["storyteller", "rating"])),
+            (f"leaderboard, rating, page of me (#{me.rank})",
+             reverse("stats:leaderboard", args=["storyteller", "rating"]) + f"?page={-(-me.position // 50)}"),
+            ("leaderboard, wins, last 30 days", reverse("stats:leaderboard", args=["storyteller", "wins"]) + "?period=30d"),
+            ("leaderboard, best storyteller", reverse("stats:leaderboard", args=["storyteller", "storyteller"])),
+            (f"player page ({heavy_games} games), page 1", reverse("stats:player", args=[heavy_name])),
+            ("player page, page 5", reverse("stats:player", args=[heavy_name]) + "?page=5"),
+            (f"player page of another ({GameRecord.objects.filter(user_id=user_ids[-1]).count()} games)",
+             reverse("stats:player", args=[get_user(user_ids[-1]).username])),
+            (f"replay ({args.rounds} rounds)", reverse("stats:replay", args=[replay_game])),
+        ]
+        print(f"\nPages, signed in, {args.requests} requests each (in-process test client):")
+        print(f"  {'page':<44} {'median ms':>10} {'p95 ms':>8} {'queries':>8}")
+        for label, page_url in pages:
+            median, p95, queries = _measure(client, page_url, args.requests)
+            print(f"  {label:<44} {median:>10.1f} {p95:>8.1f} {queries:>8}")
+        print(f"Load average at the end: {os.getloadavg()[0]:.1f}")
+        return 0
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if admin:
+            _drop_postgres_database(url, admin)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def get_user(pk):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(pk=pk)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
