@@ -1,11 +1,5 @@
-from django.core.management.base import BaseCommand
-
-from games.services.decks import decks_load_builtin
+from .load_content import Command as LoadContent
 
 
-class Command(BaseCommand):
-    help = "Load the card decks shipped with Fabula (safe to run again: adds only what is missing)."
-
-    def handle(self, *args, **options):
-        for deck, added in decks_load_builtin():
-            self.stdout.write(f"deck {deck.slug}: {deck.cards.count()} cards ({added} added)")
+class Command(LoadContent):
+    """The command's first name, kept for scripts that call it: it loads all the built-in content."""
