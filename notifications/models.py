@@ -65,6 +65,15 @@ class Turn(models.Model):
         CLUE = "clue", _("your clue")
         SUBMIT = "submit", _("your card")
         VOTE = "vote", _("your vote")
+        # Think Alike: the phases that wait for someone
+        DRAFT = "draft", _("a field for the board")
+        ROLL = "roll", _("your roll of the die")
+        MOVE = "move", _("your direction")
+        SWAP = "swap", _("your swap")
+        MOVE_TO = "move_to", _("your move")
+        DUEL = "duel", _("your duel")
+        ANSWER = "answer", _("your answers")
+        REVIEW = "review", _("your review of the answers")
 
     seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
     # The phase as the services tell it apart: round, phase, storyteller...

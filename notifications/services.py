@@ -111,9 +111,14 @@ def _remind_at(game: Game) -> datetime | None:
 
 
 def _revealed_rounds(before, after) -> list[int]:
-    """Rounds finished by this change whose cards and votes were shown (not lost turns)."""
+    """Rounds finished by this change whose cards and votes (or answers) were shown (not lost turns)."""
     done = len(getattr(before, "history", ())) if before is not None else 0
-    return [result.round for result in getattr(after, "history", ())[done:] if not getattr(result, "skipped", False)]
+    return [
+        # Storyteller's rounds say their ``round``, Think Alike's their ``number``.
+        getattr(result, "number", None) or result.round
+        for result in getattr(after, "history", ())[done:]
+        if not getattr(result, "skipped", False)
+    ]
 
 
 def _deliver(notes) -> None:

@@ -28,6 +28,8 @@ INVALID_INPUT_CODES = {
     "bad_answer",
     "answer_too_long",
     "duplicate_cards",
+    "wrong_answer_count",
+    "bad_merge",
 }
 
 MESSAGES = {
@@ -49,6 +51,25 @@ MESSAGES = {
     "deck_too_small": _("This deck has too few cards for this many players."),
     "paused": _("The game is paused until enough players are back."),
     "stale": _("The game has moved on since you loaded the page; look again and retry."),
+    # Think Alike
+    "bad_seats": _("This game is for 3 to 10 players."),
+    "bad_options": _("These game options are not valid."),
+    "bad_fields": _("There are not enough board fields in play for a board of 16."),
+    "bad_tasks": _("There are no task cards in play."),
+    "field_in_use": _("That field is already on the board."),
+    "unknown_field": _("There is no such field."),
+    "not_on_board": _("That field is not on the board."),
+    "start_field": _("The start field stays on the board."),
+    "same_position": _("Move the token to another field."),
+    "not_association": _("Move the token to an association field."),
+    "bad_opponent": _("Challenge another player who is still in the game."),
+    "already_answered": _("You have already answered."),
+    "wrong_answer_count": _("Give as many answers as the task card asks for."),
+    "answer_too_long": _("An answer has at most 60 characters."),
+    "unknown_group": _("There is no such group of answers."),
+    "bad_merge": _("Tick at least two groups to merge."),
+    "bad_split": _("Tick some, not all, of the group's answers to split them off."),
+    "not_absent": _("You are not marked absent."),
 }
 
 

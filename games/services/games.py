@@ -20,6 +20,7 @@ from .cards import deck_for_new_game
 from .errors import GameError, from_rule_error
 from .kinds import kind_spec
 from .locking import game_lock
+from .think_alike import think_alike_options_clean
 
 ASYNC_MIN_SECONDS = 3600
 ASYNC_MAX_SECONDS = 3 * 24 * 3600
@@ -62,6 +63,8 @@ def game_create(
     options = _clean_options(kind, options or {})
     if kind == Game.Kind.STORYTELLER:
         deck = deck_for_new_game(deck=deck, seats=max_seats)
+    else:
+        deck = None  # Think Alike deals task cards, not a deck of pictures
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,
@@ -82,6 +85,8 @@ def _clean_options(kind: str, options: dict) -> dict:
     if not isinstance(options, dict):
         raise GameError("bad_options", _("Game options must be an object."), "invalid")
     cleaned = {}
+    if kind == Game.Kind.THINK_ALIKE:
+        return think_alike_options_clean(options)
     if kind == Game.Kind.STORYTELLER:
         target = options.get("target_score")
         if target not in (None, ""):
@@ -177,9 +182,9 @@ def game_start(*, game_id, user) -> Game:
 def _start(game: Game, *, now: datetime) -> None:
     """Deal and open round 1; the caller holds the lock."""
     spec = kind_spec(game.kind)
+    game.started_at = now  # a time limit counts from here
     state = spec.new_state(game, secrets.SystemRandom())
     game.status = Game.Status.ACTIVE
-    game.started_at = now
     # The table closes at the seats taken: the game is as big as its players.
     game.max_seats = game.seats.count()
     _persist(game, spec, before=None, after=state, now=now)
@@ -205,11 +210,14 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
             raise from_rule_error(RuleError("stale", "stale"))
         spec = kind_spec(game.kind)
         before = spec.engine.from_dict(game.state)
+        clock = {"now": now} if spec.timed else {}
         try:
             if action["type"] == "resign":
-                after = spec.engine.resign(before, seat=seat.position, rng=secrets.SystemRandom())
+                after = spec.engine.resign(before, seat=seat.position, rng=secrets.SystemRandom(), **clock)
             else:
-                after = spec.engine.apply(before, seat=seat.position, action=action, rng=secrets.SystemRandom())
+                after = spec.engine.apply(
+                    before, seat=seat.position, action=action, rng=secrets.SystemRandom(), **clock
+                )
         except RuleError as error:
             raise from_rule_error(error) from None
         _record_move(game, seat, before, action, by_timeout=False)
@@ -254,7 +262,7 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
             return False
         spec = kind_spec(game.kind)
         before = spec.engine.from_dict(game.state)
-        after = spec.engine.expire(before, rng=secrets.SystemRandom())
+        after = spec.engine.expire(before, rng=secrets.SystemRandom(), **({"now": now} if spec.timed else {}))
         _persist(game, spec, before=before, after=after, now=now)
     return True
 
@@ -283,7 +291,10 @@ def _record_move(game: Game, seat: Seat, before, action: dict, *, by_timeout: bo
 
 
 def _phase_key(state) -> tuple:
-    return (state.round, str(state.phase), getattr(state, "storyteller", None), getattr(state, "turn", None))
+    key = (state.round, str(state.phase), getattr(state, "storyteller", None), getattr(state, "turn", None))
+    # Think Alike's board draft: each player's placing is a phase of its own, with its own deadline.
+    drafter = getattr(state, "drafter", None)
+    return key if drafter is None else (*key, drafter)
 
 
 def _persist(game: Game, spec, *, before, after, now: datetime) -> None:

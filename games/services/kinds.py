@@ -5,12 +5,13 @@ from typing import Callable
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import storyteller
+from games.engine import storyteller, think_alike
 from games.models import Card, CardDeal, Game, StorytellerRound, StorytellerTableCard
 
 from games.engine.errors import RuleError
 
 from .errors import GameError, from_rule_error
+from .think_alike import think_alike_new_state, think_alike_record
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class KindSpec:
     max_seats: int
     new_state: Callable  # (game, rng) -> engine state
     record_rounds: Callable  # (game, before, after, now) -> None: rounds and card figures
+    timed: bool = False  # the engine's apply, expire and resign take ``now`` (a time limit)
 
 
 def _storyteller_new_state(game: Game, rng):
@@ -123,6 +125,14 @@ KINDS = {
         max_seats=6,
         new_state=_storyteller_new_state,
         record_rounds=_storyteller_record,
+    ),
+    Game.Kind.THINK_ALIKE: KindSpec(
+        engine=think_alike,
+        min_seats=think_alike.MIN_SEATS,
+        max_seats=think_alike.MAX_SEATS,
+        new_state=think_alike_new_state,
+        record_rounds=think_alike_record,
+        timed=True,
     ),
 }
 
