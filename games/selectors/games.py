@@ -4,8 +4,9 @@ from django.http import Http404
 from games.models import Game, Seat
 
 from .storyteller import storyteller_view
+from .think_alike import think_alike_view
 
-VIEWS = {Game.Kind.STORYTELLER: storyteller_view}
+VIEWS = {Game.Kind.STORYTELLER: storyteller_view, Game.Kind.THINK_ALIKE: think_alike_view}
 
 
 def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = None) -> bool:

@@ -8,6 +8,8 @@ of a revealed round.
 from games.engine import storyteller as engine
 from games.models import Card, Game, Seat
 
+from .common import seat_of, view_base, view_finish, view_waiting
+
 
 def _card(card: Card | None, card_id: int) -> dict:
     if card is None:  # a card deleted from the database by hand: still playable
@@ -17,64 +19,21 @@ def _card(card: Card | None, card_id: int) -> dict:
 
 def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     by_position = {seat.position: seat for seat in seats}
-    me = next((s for s in seats if viewer is not None and viewer.is_authenticated and s.user_id == viewer.pk), None)
+    me = seat_of(seats, viewer)
 
     def player(position):
         seat = by_position.get(position)
         return seat.user.username if seat else None
 
-    view = {
-        "id": game.pk,
-        "kind": game.kind,
-        "status": game.status,
-        "version": game.version,
-        "round": game.round,
-        "phase": None,
-        "deadline_at": game.deadline_at.isoformat() if game.deadline_at else None,
-        "paused": game.is_paused,
-        "pace": game.pace,
-        "phase_seconds": game.phase_seconds,
-        "visibility": game.visibility,
-        "seats": game.max_seats,
-        "creator": game.creator.username,
-        "options": game.options,
+    view = view_base(game=game, seats=seats, me=me) | {
         "storyteller": None,
         "clue": None,
-        "players": [
-            {
-                "username": seat.user.username,
-                "name": seat.user.name,
-                "seat": seat.position,
-                "score": seat.score,
-                "colour": seat.colour,
-                "to_act": seat.to_act,
-                "absent": seat.is_absent,
-                "resigned": seat.has_resigned,
-            }
-            for seat in seats
-        ],
-        "names": {seat.user.username: seat.user.name for seat in seats},
         "hand": [],
         "table": [],
         "cards_to_submit": None,
-        "you": None,
-        "waiting_for": [],
-        "waiting_names": [],
-        "last_round": None,
-        "winners": [],
     }
     if me is not None:
-        view["you"] = {
-            "username": me.user.username,
-            "seat": me.position,
-            "to_act": me.to_act,
-            "is_creator": game.creator_id == me.user_id,
-            "is_storyteller": False,
-            "submitted": [],
-            "vote": None,
-        }
-        if game.visibility == Game.Visibility.PRIVATE and game.creator_id == me.user_id:
-            view["invite_code"] = game.invite_code
+        view["you"] |= {"is_storyteller": False, "submitted": [], "vote": None}
     if game.state is None:
         return view
 
@@ -84,9 +43,7 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     view["clue"] = state.clue
     view["cards_to_submit"] = engine.cards_to_submit(state)
     view["draw_pile"] = len(state.draw_pile)
-    waiting = sorted(engine.to_act(state)) if view["phase"] else []
-    view["waiting_for"] = [player(pos) for pos in waiting]
-    view["waiting_names"] = [by_position[pos].user.name for pos in waiting if pos in by_position]
+    view_waiting(view, seats=seats, waiting=sorted(engine.to_act(state)) if view["phase"] else [])
 
     # Every card this viewer may see, fetched in one query.
     wanted: set[int] = set()
@@ -149,6 +106,5 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
             "points": {player(pos): pts for pos, pts in sorted(last.points.items())},
         }
     if state.phase == engine.Phase.FINISHED:
-        view["winners"] = [player(pos) for pos in engine.winners(state)]
-        view["standings"] = sorted(view["players"], key=lambda p: (-p["score"], p["seat"]))
+        view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
     return view

@@ -1,0 +1,71 @@
+"""What every kind of game's view holds: the game, its players, the viewer's seat."""
+
+from games.models import Game, Seat
+
+
+def seat_of(seats: list[Seat], viewer) -> Seat | None:
+    if viewer is None or not viewer.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == viewer.pk), None)
+
+
+def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
+    """The keys every view has, before the state is read: a kind's selector adds its own."""
+    view = {
+        "id": game.pk,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "round": game.round,
+        "phase": None,
+        "deadline_at": game.deadline_at.isoformat() if game.deadline_at else None,
+        "paused": game.is_paused,
+        "pace": game.pace,
+        "phase_seconds": game.phase_seconds,
+        "visibility": game.visibility,
+        "seats": game.max_seats,
+        "creator": game.creator.username,
+        "options": game.options,
+        "players": [
+            {
+                "username": seat.user.username,
+                "name": seat.user.name,
+                "seat": seat.position,
+                "score": seat.score,
+                "colour": seat.colour,
+                "to_act": seat.to_act,
+                "absent": seat.is_absent,
+                "resigned": seat.has_resigned,
+            }
+            for seat in seats
+        ],
+        "names": {seat.user.username: seat.user.name for seat in seats},
+        "you": None,
+        "waiting_for": [],
+        "waiting_names": [],
+        "last_round": None,
+        "winners": [],
+    }
+    if me is not None:
+        view["you"] = {
+            "username": me.user.username,
+            "seat": me.position,
+            "to_act": me.to_act,
+            "is_creator": game.creator_id == me.user_id,
+        }
+        if game.visibility == Game.Visibility.PRIVATE and game.creator_id == me.user_id:
+            view["invite_code"] = game.invite_code
+    return view
+
+
+def view_waiting(view: dict, *, seats: list[Seat], waiting) -> None:
+    """Fill ``waiting_for`` (usernames) and ``waiting_names`` from the seat positions awaited."""
+    by_position = {seat.position: seat for seat in seats}
+    view["waiting_for"] = [by_position[pos].user.username if pos in by_position else None for pos in waiting]
+    view["waiting_names"] = [by_position[pos].user.name for pos in waiting if pos in by_position]
+
+
+def view_finish(view: dict, *, winners) -> None:
+    """The winners (usernames) and the standings of a finished game."""
+    view["winners"] = list(winners)
+    view["standings"] = sorted(view["players"], key=lambda p: (-p["score"], p["seat"]))
