@@ -4,6 +4,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from .forms import GameCreateForm
@@ -25,9 +26,9 @@ def home(request):
 
 @require_GET
 def rules(request, kind: str):
-    if kind != Game.Kind.STORYTELLER:
+    if kind not in Game.Kind.values:
         raise Http404
-    return render(request, "games/rules_storyteller.html")
+    return render(request, f"games/rules_{kind}.html")
 
 
 def lobby(request):
@@ -54,19 +55,27 @@ def mine_fragment(request):
 
 @login_required
 def create(request):
-    form = GameCreateForm(request.POST or None)
+    lang = "da" if (request.LANGUAGE_CODE or "").startswith("da") else "en"
+    kind = request.GET.get("kind")
+    initial = {"kind": kind} if kind in Game.Kind.values else {}
+    form = GameCreateForm(request.POST or None, lang=lang, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        kind = data["kind"] or Game.Kind.STORYTELLER
+        if kind == Game.Kind.THINK_ALIKE:
+            deck, options = None, form.think_alike_options()
+        else:
+            deck, options = data["deck"], {"target_score": data["target_score"]}
         try:
             game = game_create(
                 creator=request.user,
-                kind=Game.Kind.STORYTELLER,
+                kind=kind,
                 max_seats=data["max_seats"],
                 pace=data["pace"],
                 phase_seconds=data["phase_hours"] * 3600,
                 visibility=data["visibility"],
-                deck=data["deck"],
-                options={"target_score": data["target_score"]},
+                deck=deck,
+                options=options,
             )
         except GameError as error:
             form.add_error(None, error.message)
@@ -175,14 +184,50 @@ def action_from_post(post) -> tuple[dict, int | None]:
         return {"type": "vote", "position": _int(post.get("position"))}, expected_round
     if kind == "resign":
         return {"type": "resign"}, None
+    if kind in THINK_ALIKE_FORMS:
+        return THINK_ALIKE_FORMS[kind](post), expected_round
     raise GameError("bad_action", _("That request is not understood."), "invalid")
 
 
+def _item(value: str) -> list[int]:
+    """A Think Alike answer in a group, "seat:index"."""
+    seat, _sep, index = str(value).partition(":")
+    return [_int(seat), _int(index)]
+
+
+def _optional_int(value):
+    return None if value in (None, "") else _int(value)
+
+
+THINK_ALIKE_FORMS = {
+    "place_field": lambda post: {"type": "place_field", "field": _int(post.get("field"))},
+    "roll": lambda post: {"type": "roll"},
+    "move": lambda post: {"type": "move", "direction": post.get("direction", "")},
+    "swap": lambda post: {"type": "swap", "remove": _int(post.get("remove")), "add": _int(post.get("add"))},
+    "move_to": lambda post: {"type": "move_to", "position": _int(post.get("position"))},
+    "duel": lambda post: {
+        "type": "duel", "opponent": _int(post.get("opponent")), "position": _optional_int(post.get("position")),
+    },
+    "answer": lambda post: {"type": "answer", "answers": post.getlist("answers")},
+    "merge": lambda post: {"type": "merge", "groups": [_int(g) for g in post.getlist("groups")]},
+    "split": lambda post: {"type": "split", "group": _int(post.get("group")), "items": [_item(i) for i in post.getlist("items")]},
+    "confirm": lambda post: {"type": "confirm"},
+    "rejoin": lambda post: {"type": "rejoin"},
+}
+
+
+# Lazy: looked up in the language of the request that shows it, not at import.
 SUCCESS = {
-    "clue": _("Your clue is given."),
-    "submit": _("Your card is handed in."),
-    "vote": _("Your vote is cast."),
-    "resign": _("You have resigned."),
+    "clue": gettext_lazy("Your clue is given."),
+    "submit": gettext_lazy("Your card is handed in."),
+    "vote": gettext_lazy("Your vote is cast."),
+    "resign": gettext_lazy("You have resigned."),
+    "place_field": gettext_lazy("Your field is on the board."),
+    "answer": gettext_lazy("Your answers are in."),
+    "merge": gettext_lazy("The groups are merged."),
+    "split": gettext_lazy("The group is split."),
+    "confirm": gettext_lazy("The round is scored."),
+    "rejoin": gettext_lazy("Welcome back."),
 }
 
 
