@@ -15,26 +15,18 @@ from django.utils import timezone
 
 from games.models import Game
 from games.tests.factories import started_game
+from games.tests.live.server import database_url
 
 from .steps import state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the worker must see the game
 
 
-def database_url() -> str:
-    """The test database, for another process."""
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def celery(tmp_path: Path, *args: str) -> subprocess.Popen:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.base",
-        "DATABASE_URL": database_url(),
+        "DATABASE_URL": database_url(connection.settings_dict),
         "CELERY_BROKER_URL": "filesystem://",
         "FABULA_VAR_DIR": str(tmp_path),  # queue folders and beat's schedule file
         "FABULA_EXPIRY_INTERVAL_SECONDS": "0.5",
