@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""A Fabula bot that plays Storyteller by choosing at random. Standard library only.
+"""A Fabula bot that plays Storyteller or Think Alike by choosing at random. Standard library only.
 
     python examples/bot.py --url http://127.0.0.1:8000 --username robo --password 'a long secret'
     python examples/bot.py --url http://127.0.0.1:8000 --token fab_... --game 12
+    python examples/bot.py --url http://127.0.0.1:8000 --token fab_... --kind think_alike --create
 
 Without --token it signs up (or, if the account exists, just logs in) and gets a
 token. Without --game it joins the newest open public game it is not in, or
@@ -25,6 +26,8 @@ WORDS = [
     "dream", "journey", "silence", "the sea", "once upon a time", "lost", "home", "shadow",
     "hope", "a secret", "the last door", "morning", "falling", "balance", "curiosity",
 ]
+# Think Alike: few enough that bots often think alike.
+ANSWERS = ["apple", "Apples", "banana", "the sea", "red", "a dog", "dogs", "seven", "7", "snow"]
 
 
 class ApiError(Exception):
@@ -86,17 +89,23 @@ def get_token(api: Api, *, username: str, password: str) -> str:
     return api.token
 
 
-def create_game(api: Api, *, seats: int, private: bool = False, pace: str = "async") -> dict:
-    return api.post("/games", {"seats": seats, "pace": pace, "visibility": "private" if private else "public"})
+def create_game(
+    api: Api, *, seats: int, private: bool = False, pace: str = "async", kind: str = "storyteller", **options
+) -> dict:
+    """Create a game; ``options`` are the kind's own (Think Alike: stop, target, count, minutes, board, course, lang)."""
+    body = {"kind": kind, "seats": seats, "pace": pace, "visibility": "private" if private else "public"}
+    return api.post("/games", {**body, **options})
 
 
 def join_game(api: Api, game_id: int, invite_code: str | None = None) -> dict:
     return api.post(f"/games/{game_id}/join", {"invite_code": invite_code} if invite_code else {})
 
 
-def join_or_create(api: Api, *, seats: int, private: bool = False) -> dict:
-    """Join the newest open public game we are not in; create one if there is none (or we lose every race)."""
+def join_or_create(api: Api, *, seats: int, private: bool = False, kind: str = "storyteller") -> dict:
+    """Join the newest open public game of the kind we are not in; create one if there is none (or we lose every race)."""
     for game in api.get("/games?status=open")["games"]:
+        if game["kind"] != kind:
+            continue
         if game["joined"]:
             return api.get(f"/games/{game['id']}")
         try:
@@ -104,13 +113,18 @@ def join_or_create(api: Api, *, seats: int, private: bool = False) -> dict:
         except ApiError as error:
             if error.status != 409:  # 409: full or started meanwhile; try the next one
                 raise
-    return create_game(api, seats=seats, private=private)
+    return create_game(api, seats=seats, private=private, kind=kind)
 
 
 def choose_action(view: dict, rng: random.Random) -> dict | None:
     """A random legal action for what the game waits for from us, or None."""
     if view["status"] != "active" or not view["you"]["to_act"]:
         return None
+    if view["kind"] == "think_alike":
+        action = choose_think_alike(view, rng)
+        if action is not None:
+            action["round"] = view["round"]
+        return action
     hand = [card["id"] for card in view["hand"]]
     phase = view["phase"]
     if phase == "clue":
@@ -124,6 +138,33 @@ def choose_action(view: dict, rng: random.Random) -> dict | None:
         return None
     action["round"] = view["round"]  # if the round ends meanwhile, the game refuses instead of misreading us
     return action
+
+
+def choose_think_alike(view: dict, rng: random.Random) -> dict | None:
+    """Think Alike: what the phase asks for, chosen at random among the view's ``choices``."""
+    phase, choices = view["phase"], view["choices"] or {}
+    if phase == "draft":
+        return {"type": "place_field", "field": rng.choice(choices["fields"])["id"]}
+    if phase == "roll":
+        return {"type": "roll"}
+    if phase == "move":
+        return {"type": "move", "direction": rng.choice(choices["directions"])}
+    if phase == "swap":
+        return {"type": "swap", "remove": rng.choice(choices["remove"])["id"], "add": rng.choice(choices["add"])["id"]}
+    if phase == "move_to":
+        return {"type": "move_to", "position": rng.choice(choices["positions"])}
+    if phase == "duel":
+        position = rng.choice(choices["positions"]) if choices["positions"] else None
+        return {"type": "duel", "opponent": rng.choice(choices["opponents"])["seat"], "position": position}
+    if phase == "answer":
+        return {"type": "answer", "answers": [rng.choice(ANSWERS) for _ in range(choices["answers"])]}
+    if phase == "review":
+        # Now and then the turn holder rules two groups the same; then, or else, scores the round.
+        groups = choices["groups"]
+        if len(groups) >= 2 and rng.random() < 0.3:
+            return {"type": "merge", "groups": rng.sample(groups, 2)}
+        return {"type": "confirm"}
+    return None
 
 
 def play_turn(api: Api, game_id: int, rng: random.Random) -> dict:
@@ -170,7 +211,7 @@ def describe(view: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="A Fabula bot that plays Storyteller at random.")
+    parser = argparse.ArgumentParser(description="A Fabula bot that plays Storyteller or Think Alike at random.")
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site's address")
     parser.add_argument("--token", help="an API token (else --username and --password)")
     parser.add_argument("--username")
@@ -179,6 +220,7 @@ def main(argv=None) -> int:
     parser.add_argument("--game", type=int, help="the game to join or go on playing")
     parser.add_argument("--invite", help="a private game's invite code")
     parser.add_argument("--seats", type=int, default=3, help="the size of a game the bot creates")
+    parser.add_argument("--kind", default="storyteller", choices=["storyteller", "think_alike"], help="the game to play")
     parser.add_argument("--private", action="store_true", help="create a private game")
     parser.add_argument("--create", action="store_true", help="create a game even if one is open")
     parser.add_argument("--poll", type=float, default=2.0, help="seconds between looks at the game")
@@ -202,9 +244,9 @@ def main(argv=None) -> int:
                     raise
                 view = api.get(f"/games/{args.game}")
         elif args.create:
-            view = create_game(api, seats=args.seats, private=args.private)
+            view = create_game(api, seats=args.seats, private=args.private, kind=args.kind)
         else:
-            view = join_or_create(api, seats=args.seats, private=args.private)
+            view = join_or_create(api, seats=args.seats, private=args.private, kind=args.kind)
         if "invite_code" in view:
             print(f"invite code: {view['invite_code']}")
         print(f"playing game {view['id']} as {view['you']['username']}")

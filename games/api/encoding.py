@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from games.services.errors import GameError
 
 CARD_ID = re.compile(r"[0-9]{1,18}")
-# Action fields that carry card ids, one or a list; the API takes them as strings.
-CARD_FIELDS = {"card": False, "cards": True}
+# Action fields that carry card ids (or Think Alike's field ids), one or a list; the API takes them as strings.
+CARD_FIELDS = {"card": False, "cards": True, "field": False, "remove": False, "add": False}
 
 
 def view_out(view: dict, *, request) -> dict:

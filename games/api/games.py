@@ -5,17 +5,20 @@ from typing import Literal
 from ninja import Body, Query, Router, Status
 from pydantic import Field
 
+from games.models import Game
 from games.selectors.games import game_get_for_viewer, game_view, games_listed
+from games.selectors.think_alike import think_alike_fields
 from games.services.games import game_act, game_create, game_join, game_leave, game_start
 
 from .encoding import action_in, summary_out, view_out
 from .errors import errors
 from .limits import rate_hit
-from .schemas import ACTION_MODELS, GameCreateIn, GameList, GameView, JoinIn, LeaveOut
+from .schemas import ACTION_MODELS, AnyGameView, FieldList, GameCreateIn, GameList, JoinIn, LeaveOut
 
 router = Router(tags=["games"])
 
 GAME = "/games/{int:game_id}"
+THINK_ALIKE_OPTIONS = {"stop", "target", "count", "minutes", "board", "course", "lang"}
 
 
 def _view(request, game_id) -> dict:
@@ -37,9 +40,10 @@ def games_list(
     return {"games": [summary_out(game) for game in games]}
 
 
-@router.post("/games", summary="Create a game", response={201: GameView, **errors(400, 401, 429)})
+@router.post("/games", summary="Create a game", response={201: AnyGameView, **errors(400, 401, 429)})
 def games_create(request, payload: GameCreateIn = Body(GameCreateIn())):
-    """Create a game; you take its first seat. A private game's view carries its `invite_code`."""
+    """Create a game of Storyteller or Think Alike; you take its first seat. A private game's view carries its `invite_code`."""
+    options = payload.model_dump(include=THINK_ALIKE_OPTIONS) if payload.kind == Game.Kind.THINK_ALIKE else {}
     game = game_create(
         creator=request.user,
         kind=payload.kind,
@@ -47,18 +51,18 @@ def games_create(request, payload: GameCreateIn = Body(GameCreateIn())):
         pace=payload.pace,
         phase_seconds=payload.phase_seconds,
         visibility=payload.visibility,
-        options={"target_score": payload.target_score},
+        options={"target_score": payload.target_score, **options},
     )
     return Status(201, _view(request, game.pk))
 
 
-@router.get(GAME, summary="See a game", response={200: GameView, **errors(401, 404, 429)})
+@router.get(GAME, summary="See a game", response={200: AnyGameView, **errors(401, 404, 429)})
 def games_detail(request, game_id: int):
     """The game as you may see it: your hand, never another player's; owners and votes only once revealed."""
     return _view(request, game_id)
 
 
-@router.post(GAME + "/join", summary="Join a game", response={200: GameView, **errors(400, 401, 403, 404, 409, 429)})
+@router.post(GAME + "/join", summary="Join a game", response={200: AnyGameView, **errors(400, 401, 403, 404, 409, 429)})
 def games_join(request, game_id: int, payload: JoinIn = Body(JoinIn())):
     """Take a seat (a private game needs its `invite_code`). The last seat taken starts the game."""
     game_join(game_id=game_id, user=request.user, invite_code=payload.invite_code)
@@ -72,7 +76,7 @@ def games_leave(request, game_id: int):
     return {"id": game.pk, "status": game.status}
 
 
-@router.post(GAME + "/start", summary="Start a game", response={200: GameView, **errors(401, 403, 404, 409, 429)})
+@router.post(GAME + "/start", summary="Start a game", response={200: AnyGameView, **errors(401, 403, 404, 409, 429)})
 def games_start(request, game_id: int):
     """Start your game before every seat is taken (at least 3 players)."""
     game_start(game_id=game_id, user=request.user)
@@ -82,7 +86,7 @@ def games_start(request, game_id: int):
 @router.post(
     GAME + "/actions",
     summary="Act in a game",
-    response={200: GameView, **errors(400, 401, 403, 404, 409, 429)},
+    response={200: AnyGameView, **errors(400, 401, 403, 404, 409, 429)},
     openapi_extra={
         "requestBody": {
             "content": {
@@ -91,8 +95,16 @@ def games_start(request, game_id: int):
         }
     },
 )
-def games_act(request, game_id: int, payload: dict = Body(..., examples=[{"type": "vote", "position": 3}])):
-    """Act in the game: a clue (in round 1 the first clue makes its sender storyteller), a submission, a vote, or resign.
+def games_act(
+    request,
+    game_id: int,
+    payload: dict = Body(..., examples=[{"type": "vote", "position": 3}, {"type": "answer", "answers": ["banana"]}]),
+):
+    """Act in the game: the action its `phase` waits for from you (`you.to_act`), or resign.
+
+    Storyteller: a clue (in round 1 the first clue makes its sender storyteller), a submission, a vote.
+    Think Alike: `place_field` (draft), `roll`, `move`, then `swap`, `move_to` or `duel` as the field says;
+    everyone's `answer`; the turn holder's review: `merge`, `split`, then `confirm`.
 
     Optional `round` guards against acting on a round that has ended meanwhile.
     """
@@ -100,3 +112,13 @@ def games_act(request, game_id: int, payload: dict = Body(..., examples=[{"type"
     action, expected_round = action_in(payload)
     game_act(game_id=game_id, user=request.user, action=action, expected_round=expected_round)
     return _view(request, game_id)
+
+
+@router.get(
+    "/think-alike/fields",
+    summary="Think Alike's board fields",
+    response={200: FieldList, **errors(400, 401, 429)},
+)
+def think_alike_fields_list(request, lang: Literal["en", "da"] = Query("en")):
+    """The board fields in play, for choosing a `course` when you create a game of Think Alike."""
+    return {"fields": think_alike_fields(lang=lang)}

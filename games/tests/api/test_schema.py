@@ -82,6 +82,7 @@ def test_the_schema_documents_every_endpoint(client):
         ("POST", f"{API}/games/{{game_id}}/leave"),
         ("POST", f"{API}/games/{{game_id}}/start"),
         ("POST", f"{API}/games/{{game_id}}/actions"),
+        ("GET", f"{API}/think-alike/fields"),
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["GameView"]["properties"]
