@@ -22,6 +22,9 @@ from .kinds import kind_spec
 from .locking import game_lock
 from .think_alike import think_alike_options_clean
 
+# A colour per seat: the players' own eight, and two more for Think Alike's ninth and tenth seats.
+SEAT_COLOURS = [*Colour.values, "teal", "brown"]
+
 ASYNC_MIN_SECONDS = 3600
 ASYNC_MAX_SECONDS = 3 * 24 * 3600
 
@@ -111,7 +114,7 @@ def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
         if len(seats) >= game.max_seats:
             raise GameError("game_full", _("This game is full."))
         taken = {seat.colour for seat in seats}
-        colour = user.colour if user.colour not in taken else next(c for c in Colour.values if c not in taken)
+        colour = user.colour if user.colour not in taken else next(c for c in SEAT_COLOURS if c not in taken)
         try:
             with transaction.atomic():
                 Seat.objects.create(game=game, user=user, position=len(seats), colour=colour)
