@@ -3,8 +3,8 @@
 A kind joins by adding a ``KindStats`` to ``KINDS``: a loader that turns finished
 games into per-seat contributions (rounds played, points, counters), the figures a
 profile shows from the summed counters, and its own leaderboards beside the common
-ones (rating, wins). Think Alike will bring its rounds loader, an "answers matched"
-counter and board; nothing else changes.
+ones (rating, wins). Storyteller counts clues, votes and decoys; Think Alike counts
+answers that matched someone else's, and duels.
 """
 
 from collections.abc import Callable, Iterable, Mapping
@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy as _
 
-from games.models import Game, StorytellerRound
+from games.models import Game, StorytellerRound, ThinkAlikeRound
 
 from .ratings import ordinal
 
 STORYTELLER_MIN_TURNS = 10
+THINK_ALIKE_MIN_ANSWERS = 20
 
 
 @dataclass
@@ -208,7 +209,10 @@ def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contri
 def _figure(counts: Mapping[str, int], label, hits: str, sample: str, sample_label: str, style: str) -> Figure:
     """``hits`` over ``sample`` from the summed counters; the sample's games are counted as ``<name>_games``."""
     size = counts.get(sample, 0)
-    games = {"clues": "clue_games", "guesses": "guess_games", "decoys": "decoy_games"}[sample]
+    games = {
+        "clues": "clue_games", "guesses": "guess_games", "decoys": "decoy_games",
+        "answers": "answer_games", "duels": "duel_games",
+    }[sample]
     return Figure(
         label=label,
         value=counts.get(hits, 0) / size if size else None,
@@ -255,12 +259,114 @@ STORYTELLER_BOARD = Board(
 )
 
 
+# --- Think Alike -------------------------------------------------------------------
+
+
+def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contribution]:
+    """Each seat's contribution from one game's scored rounds, in order.
+
+    A round is a ThinkAlikeRound's values: ``turn``, ``answers`` ({seat: [texts] or
+    None}), ``groups`` ([{items: [[seat, index]]}]), ``points`` ({seat: points}),
+    ``duel_opponent``, ``duel_winner`` (keys as strings where they are seats).
+
+    - A seat played a round if it answered or held the turn.
+    - An answer is one of a seat's non-blank answers (blank ones are in no group);
+      it matched when another seat's answer is in its group: what the game is about.
+    - A duel: a round the seat held the turn of a duel field, or was challenged in;
+      won when it took the bonus.
+    - ``answer_games``, ``duel_games``: 1 when the game gave the figure a sample.
+    """
+    played, points = [0] * SEATS, [0] * SEATS
+    answers, matched, duels, duels_won = ([0] * SEATS for _ in range(4))
+    for round_ in rounds:
+        seats = {round_["turn"]} | {int(seat) for seat, given in round_["answers"].items() if given is not None}
+        for group in round_["groups"]:
+            in_group = {seat for seat, _index in group["items"]}
+            for seat, _index in group["items"]:
+                answers[seat] += 1
+                if len(in_group) > 1:
+                    matched[seat] += 1
+        if round_["duel_opponent"] is not None:
+            for seat in (round_["turn"], round_["duel_opponent"]):
+                duels[seat] += 1
+            if round_["duel_winner"] is not None:
+                duels_won[round_["duel_winner"]] += 1
+        round_points = round_["points"]
+        for seat in seats:
+            played[seat] += 1
+            points[seat] += round_points.get(str(seat), 0)
+    contributions = {}
+    for seat in range(SEATS):
+        counts = {
+            "answers": answers[seat], "matched": matched[seat], "duels": duels[seat], "duels_won": duels_won[seat],
+            "answer_games": int(answers[seat] > 0), "duel_games": int(duels[seat] > 0),
+        }
+        if played[seat] or any(counts.values()):
+            contributions[seat] = Contribution(
+                rounds=played[seat], points=points[seat], counts={k: v for k, v in counts.items() if v}
+            )
+    return contributions
+
+
+def think_alike_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+    """Contributions of each seat of these games, from their rounds read in one query."""
+    by_game: dict[int, list] = {game_id: [] for game_id in game_ids}
+    rows = (
+        ThinkAlikeRound.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values("game_id", "turn", "answers", "groups", "points", "duel_opponent", "duel_winner")
+    )
+    for row in rows.iterator(chunk_size=5000):
+        by_game[row["game_id"]].append(row)
+    return {game_id: think_alike_game_contributions(rounds) for game_id, rounds in by_game.items()}
+
+
+def think_alike_figures(totals: Totals) -> list[Figure]:
+    counts = totals.counts
+    return [
+        _figure(counts, _("Answers that matched someone else's"), "matched", "answers", "answers", "rate"),
+        _figure(counts, _("Duels won"), "duels_won", "duels", "duels", "rate"),
+    ]
+
+
+def _think_alike_value(totals: Totals, rating) -> float | None:
+    given = totals.counts.get("answers", 0)
+    if given < THINK_ALIKE_MIN_ANSWERS:
+        return None
+    return totals.counts.get("matched", 0) / given
+
+
+THINK_ALIKE_BOARD = Board(
+    slug="in_tune",
+    title=_("Most in tune"),
+    description=lazy(
+        lambda: gettext(
+            "Share of answers that matched another player's answer. At least %(answers)d answers in the period."
+        )
+        % {"answers": THINK_ALIKE_MIN_ANSWERS},
+        str,
+    )(),
+    value=_think_alike_value,
+    sample=lambda totals: totals.counts.get("answers", 0),
+    hits=lambda totals: totals.counts.get("matched", 0),
+    style="rate",
+    value_label=_("Matched"),
+    sample_label=_("Answers"),
+)
+
+
 KINDS: dict[str, KindStats] = {
     Game.Kind.STORYTELLER: KindStats(
         kind=Game.Kind.STORYTELLER,
         contributions=storyteller_contributions,
         figures=storyteller_figures,
         boards=(RATING_BOARD, WINS_BOARD, STORYTELLER_BOARD),
+    ),
+    Game.Kind.THINK_ALIKE: KindStats(
+        kind=Game.Kind.THINK_ALIKE,
+        contributions=think_alike_contributions,
+        figures=think_alike_figures,
+        boards=(RATING_BOARD, WINS_BOARD, THINK_ALIKE_BOARD),
     ),
 }
 

@@ -11,11 +11,11 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, OuterRef, Q
 from django.http import Http404
 
-from games.models import Card, Game, Seat, StorytellerRound
+from games.models import Card, Game, Seat, StorytellerRound, ThinkAlikeRound
 from games.selectors.storyteller import _card as card_view
 
 from . import ratings
-from .kinds import KINDS, STORYTELLER_MIN_TURNS, Board, Totals, board_of
+from .kinds import KINDS, STORYTELLER_MIN_TURNS, THINK_ALIKE_MIN_ANSWERS, Board, Totals, board_of
 from .models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -90,14 +90,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
                 "votes": votes,
                 "found": found,
                 "table": table,
-                # Every seat: the points of this round and the score after it, best score first.
-                "standings": sorted(
-                    (
-                        player(int(seat)) | {"points": round_["points"].get(seat, 0), "score": score}
-                        for seat, score in round_["scores_after"].items()
-                    ),
-                    key=lambda row: (-row["score"], int(row["seat"] if row["seat"] is not None else 99)),
-                ),
+                "standings": _standings(round_, player),
             }
         )
     for before, after in zip(replay, replay[1:]):
@@ -105,8 +98,79 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
     return {"game": game, "players": list(players.values()), "rounds": replay}
 
 
-REPLAYS = {Game.Kind.STORYTELLER: storyteller_replay}
-REPLAY_TEMPLATES = {Game.Kind.STORYTELLER: "stats/partials/replay_storyteller.html"}
+def _standings(round_: dict, player) -> list[dict]:
+    """Every seat: the points of a round and the score after it, best score first."""
+    return sorted(
+        (
+            player(int(seat)) | {"points": round_["points"].get(seat, 0), "score": score}
+            for seat, score in round_["scores_after"].items()
+        ),
+        key=lambda row: (-row["score"], int(row["seat"] if row["seat"] is not None else 99)),
+    )
+
+
+def think_alike_replay(*, game: Game, seats: list[Seat]) -> dict:
+    """Every scored round of a Think Alike game: one query; field texts come from the game's own state."""
+    players = _players(seats)
+    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
+
+    def player(position):
+        return players.get(position, unknown)
+
+    fields = {f["id"]: f["text"] for f in (game.state or {}).get("fields", [])}
+    replay = []
+    for round_ in ThinkAlikeRound.objects.filter(game=game).order_by("number").values():
+        answers = round_["answers"]
+        groups = []
+        for group in round_["groups"]:
+            in_group = sorted({seat for seat, _index in group["items"]})
+            groups.append(
+                {
+                    "answers": [
+                        {"player": player(seat), "text": answers[str(seat)][index]} for seat, index in group["items"]
+                    ],
+                    "points_each": len(in_group) - 1,
+                }
+            )
+        swap = round_["swap"]
+        turn = round_["turn"]
+        opponent, winner = round_["duel_opponent"], round_["duel_winner"]
+        replay.append(
+            {
+                "number": round_["number"],
+                "turn": player(turn),
+                "task": round_["task_text"],
+                "hint": round_["hint"],
+                "die": round_["die"],
+                "direction": round_["direction"],
+                "landed_kind": round_["landed_kind"],
+                "auto": round_["auto"],
+                "swap": {"removed": fields.get(swap[0], "?"), "added": fields.get(swap[1], "?")} if swap else None,
+                "duel": None
+                if opponent is None
+                else {
+                    "challenger": player(turn),
+                    "opponent": player(opponent),
+                    "bonus": round_["duel_bonus"],
+                    "winner": player(winner) if winner is not None else None,
+                },
+                "groups": groups,
+                "merges": sum(1 for ruling in round_["rulings"] if ruling["kind"] == "merge"),
+                "splits": sum(1 for ruling in round_["rulings"] if ruling["kind"] == "split"),
+                "no_answer": [player(int(seat)) for seat, given in answers.items() if given is None],
+                "standings": _standings(round_, player),
+            }
+        )
+    for before, after in zip(replay, replay[1:]):
+        before["next"], after["previous"] = after["number"], before["number"]
+    return {"game": game, "players": list(players.values()), "rounds": replay}
+
+
+REPLAYS = {Game.Kind.STORYTELLER: storyteller_replay, Game.Kind.THINK_ALIKE: think_alike_replay}
+REPLAY_TEMPLATES = {
+    Game.Kind.STORYTELLER: "stats/partials/replay_storyteller.html",
+    Game.Kind.THINK_ALIKE: "stats/partials/replay_think_alike.html",
+}
 
 
 def game_replay(*, game: Game, seats: list[Seat]) -> dict:
@@ -225,6 +289,7 @@ class LeaderboardView:
     mine: LeaderboardEntry | None
     my_page: int | None
     min_turns: int
+    min_answers: int = THINK_ALIKE_MIN_ANSWERS
 
 
 def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> LeaderboardView:

@@ -46,5 +46,5 @@ def leaderboard(request, kind: str, board: str):
     return render(
         request,
         "stats/leaderboard.html",
-        {"lb": view, "periods": Period.choices, "kind_label": Game.Kind(kind).label},
+        {"lb": view, "periods": Period.choices, "kind_label": Game.Kind(kind).label, "kinds": Game.Kind.choices},
     )
