@@ -387,3 +387,6 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("kind", "status", "pace", "visibility")
     readonly_fields = ("state", "version", "round", "phase", "deadline_at", "invite_code")
     inlines = [SeatInline]
+
+
+from . import admin_think_alike  # noqa: E402,F401  (Think Alike: task cards and board fields)
