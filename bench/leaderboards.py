@@ -256,7 +256,10 @@ def main() -> int:
         started, cpu = time.perf_counter(), time.process_time()
         stats_rebuild(now=now)
         rebuild, rebuild_cpu = time.perf_counter() - started, time.process_time() - cpu
-        boards = {f"{b.board}/{b.period}": b.size for b in Leaderboard.objects.order_by("board", "period")}
+        boards = {
+            f"{b.board}/{b.period}": b.size
+            for b in Leaderboard.objects.filter(kind=Game.Kind.STORYTELLER).order_by("board", "period")
+        }
         print(f"Full rebuild: {rebuild:.1f} s, CPU {rebuild_cpu:.1f} s "
               f"({GameRecord.objects.count():,} records; board sizes {boards})")
         updates, updates_cpu = [], []
