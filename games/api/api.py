@@ -36,7 +36,7 @@ get a token, create or join a game, and play it.
 
 **Conventions.** JSON in and out. Send your token as `Authorization: Bearer <token>`
 (get one from `POST /api/v1/tokens` or your account's *API tokens* page).
-Card ids are strings. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
+Card and board field ids are strings. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
 with status 400 (malformed or invalid input), 401 (no or bad token), 403 (not yours
 to see or do), 404 (unknown), 409 (not allowed now: wrong phase, already voted,
 your own card, game full...) or 429 (too many requests; see `Retry-After`).
