@@ -114,6 +114,26 @@ WINS_BOARD = Board(
 )
 
 
+def _rate_board(*, slug, title, description, hits: str, sample: str, minimum: int, value_label, sample_label) -> Board:
+    """A board of the share ``hits`` / ``sample`` (counters), ranking players with ``minimum`` of the sample or more."""
+
+    def value(totals: Totals, rating) -> float | None:
+        size = totals.counts.get(sample, 0)
+        return totals.counts.get(hits, 0) / size if size >= minimum else None
+
+    return Board(
+        slug=slug,
+        title=title,
+        description=description,
+        value=value,
+        sample=lambda totals: totals.counts.get(sample, 0),
+        hits=lambda totals: totals.counts.get(hits, 0),
+        style="rate",
+        value_label=value_label,
+        sample_label=sample_label,
+    )
+
+
 # --- Storyteller --------------------------------------------------------------------
 
 
@@ -186,24 +206,29 @@ def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
     return contributions
 
 
+def _contributions_by_game(game_ids: list[int], rows, per_game) -> dict[int, dict[int, Contribution]]:
+    """``per_game`` of each game's rows (``rows`` ordered by game, then round), read in one query."""
+    by_game: dict[int, dict[int, Contribution]] = {game_id: {} for game_id in game_ids}
+    current, batch = None, []
+    for row in rows.iterator(chunk_size=5000):
+        if row["game_id"] != current:
+            if batch:
+                by_game[current] = per_game(batch)
+            current, batch = row["game_id"], []
+        batch.append(row)
+    if batch:
+        by_game[current] = per_game(batch)
+    return by_game
+
+
 def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
     """Contributions of each seat of these games, from their rounds read in one query."""
-    by_game: dict[int, dict[int, Contribution]] = {game_id: {} for game_id in game_ids}
     rows = (
         StorytellerRound.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "number")
         .values("game_id", "storyteller", "skipped", "table", "points")
     )
-    current, batch = None, []
-    for row in rows.iterator(chunk_size=5000):
-        if row["game_id"] != current:
-            if batch:
-                by_game[current] = storyteller_game_contributions(batch)
-            current, batch = row["game_id"], []
-        batch.append(row)
-    if batch:
-        by_game[current] = storyteller_game_contributions(batch)
-    return by_game
+    return _contributions_by_game(game_ids, rows, storyteller_game_contributions)
 
 
 def _figure(counts: Mapping[str, int], label, hits: str, sample: str, sample_label: str, style: str) -> Figure:
@@ -232,14 +257,7 @@ def storyteller_figures(totals: Totals) -> list[Figure]:
     ]
 
 
-def _storyteller_value(totals: Totals, rating) -> float | None:
-    clues = totals.counts.get("clues", 0)
-    if clues < STORYTELLER_MIN_TURNS:
-        return None
-    return totals.counts.get("just_right", 0) / clues
-
-
-STORYTELLER_BOARD = Board(
+STORYTELLER_BOARD = _rate_board(
     slug="storyteller",
     title=_("Best storyteller"),
     description=lazy(
@@ -250,10 +268,9 @@ STORYTELLER_BOARD = Board(
         % {"turns": STORYTELLER_MIN_TURNS},
         str,
     )(),
-    value=_storyteller_value,
-    sample=lambda totals: totals.counts.get("clues", 0),
-    hits=lambda totals: totals.counts.get("just_right", 0),
-    style="rate",
+    hits="just_right",
+    sample="clues",
+    minimum=STORYTELLER_MIN_TURNS,
     value_label=_("Just right"),
     sample_label=_("Turns"),
 )
@@ -310,15 +327,12 @@ def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
 
 def think_alike_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
     """Contributions of each seat of these games, from their rounds read in one query."""
-    by_game: dict[int, list] = {game_id: [] for game_id in game_ids}
     rows = (
         ThinkAlikeRound.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "number")
         .values("game_id", "turn", "answers", "groups", "points", "duel_opponent", "duel_winner")
     )
-    for row in rows.iterator(chunk_size=5000):
-        by_game[row["game_id"]].append(row)
-    return {game_id: think_alike_game_contributions(rounds) for game_id, rounds in by_game.items()}
+    return _contributions_by_game(game_ids, rows, think_alike_game_contributions)
 
 
 def think_alike_figures(totals: Totals) -> list[Figure]:
@@ -329,14 +343,7 @@ def think_alike_figures(totals: Totals) -> list[Figure]:
     ]
 
 
-def _think_alike_value(totals: Totals, rating) -> float | None:
-    given = totals.counts.get("answers", 0)
-    if given < THINK_ALIKE_MIN_ANSWERS:
-        return None
-    return totals.counts.get("matched", 0) / given
-
-
-THINK_ALIKE_BOARD = Board(
+THINK_ALIKE_BOARD = _rate_board(
     slug="in_tune",
     title=_("Most in tune"),
     description=lazy(
@@ -346,10 +353,9 @@ THINK_ALIKE_BOARD = Board(
         % {"answers": THINK_ALIKE_MIN_ANSWERS},
         str,
     )(),
-    value=_think_alike_value,
-    sample=lambda totals: totals.counts.get("answers", 0),
-    hits=lambda totals: totals.counts.get("matched", 0),
-    style="rate",
+    hits="matched",
+    sample="answers",
+    minimum=THINK_ALIKE_MIN_ANSWERS,
     value_label=_("Matched"),
     sample_label=_("Answers"),
 )

@@ -9,6 +9,11 @@ def seat_of(seats: list[Seat], viewer) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == viewer.pk), None)
 
 
+def usernames(seats: list[Seat]):
+    """A function from a seat position to its player's username (None for none)."""
+    return {seat.position: seat.user.username for seat in seats}.get
+
+
 def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
     """The keys every view has, before the state is read: a kind's selector adds its own."""
     view = {

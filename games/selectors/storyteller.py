@@ -8,7 +8,7 @@ of a revealed round.
 from games.engine import storyteller as engine
 from games.models import Card, Game, Seat
 
-from .common import seat_of, view_base, view_finish, view_waiting
+from .common import seat_of, usernames, view_base, view_finish, view_waiting
 
 
 def _card(card: Card | None, card_id: int) -> dict:
@@ -18,12 +18,8 @@ def _card(card: Card | None, card_id: int) -> dict:
 
 
 def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
-    by_position = {seat.position: seat for seat in seats}
     me = seat_of(seats, viewer)
-
-    def player(position):
-        seat = by_position.get(position)
-        return seat.user.username if seat else None
+    player = usernames(seats)
 
     view = view_base(game=game, seats=seats, me=me) | {
         "storyteller": None,

@@ -12,7 +12,7 @@ from games.engine.matching import Group
 from games.models import BoardField, Game, Seat
 from games.services.think_alike import landed_kind
 
-from .common import seat_of, view_base, view_finish, view_waiting
+from .common import seat_of, usernames, view_base, view_finish, view_waiting
 
 SETUP_PHASES = {str(phase) for phase in engine.TURN_HOLDER_PHASES}
 
@@ -30,12 +30,8 @@ def _task(state: engine.State, task_id: int | None) -> dict | None:
 
 
 def think_alike_view(*, game: Game, seats: list[Seat], viewer) -> dict:
-    by_position = {seat.position: seat for seat in seats}
     me = seat_of(seats, viewer)
-
-    def player(position):
-        seat = by_position.get(position)
-        return seat.user.username if seat else None
+    player = usernames(seats)
 
     view = view_base(game=game, seats=seats, me=me) | {
         "lang": game.options.get("lang", "en"),

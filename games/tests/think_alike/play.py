@@ -1,40 +1,21 @@
 """Play Think Alike through the services as players would: each looks at its own view
-(the selector's) and picks among the choices it offers."""
+(the selector's) and picks among the choices it offers, as the example bot does."""
 
 import random
 
+from games.api.encoding import action_in
 from games.models import Game
 from games.services.games import game_act
+from games.tests.api.conftest import load_bot
 from games.tests.play import view_for
 
-ANSWERS = ["apple", "Apples", "banana", "pear", "the sea", "sea", "red", "7", "seven"]
+bot = load_bot()
 
 
-def action_for(view: dict, rng: random.Random, *, merge_chance: float = 0.3) -> dict:
-    """A legal action for what the viewer's phase asks, at random."""
-    phase, choices = view["phase"], view["choices"]
-    if phase == "draft":
-        return {"type": "place_field", "field": int(rng.choice(choices["fields"])["id"])}
-    if phase == "roll":
-        return {"type": "roll"}
-    if phase == "move":
-        return {"type": "move", "direction": rng.choice(choices["directions"])}
-    if phase == "swap":
-        return {
-            "type": "swap",
-            "remove": int(rng.choice(choices["remove"])["id"]),
-            "add": int(rng.choice(choices["add"])["id"]),
-        }
-    if phase == "move_to":
-        return {"type": "move_to", "position": rng.choice(choices["positions"])}
-    if phase == "duel":
-        position = rng.choice(choices["positions"]) if choices["positions"] else None
-        return {"type": "duel", "opponent": rng.choice(choices["opponents"])["seat"], "position": position}
-    if phase == "answer":
-        return {"type": "answer", "answers": [rng.choice(ANSWERS) for _ in range(choices["answers"])]}
-    if len(choices["groups"]) >= 2 and rng.random() < merge_chance:
-        return {"type": "merge", "groups": rng.sample(choices["groups"], 2)}
-    return {"type": "confirm"}
+def action_for(view: dict, rng: random.Random) -> dict:
+    """A legal action for what the viewer's phase asks, at random: the example bot's choice, as the API reads it."""
+    action, _round = action_in(bot.choose_think_alike(view, rng))
+    return action
 
 
 def play_step(game: Game, users, rng: random.Random, now=None) -> bool:
