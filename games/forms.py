@@ -126,9 +126,9 @@ class GameCreateForm(forms.Form):
         if stop == "time" and not data.get("minutes"):
             self.add_error("minutes", _("Choose a time limit."))
         if data.get("board") == "course":
-            for number in range(1, COURSE_LENGTH + 1):
-                if not data.get(f"course_{number}"):
-                    self.add_error(f"course_{number}", _("Choose a field for every place of the course."))
+            missing = [n for n in range(1, COURSE_LENGTH + 1) if not data.get(f"course_{n}")]
+            if missing:  # said once, at the first place left empty
+                self.add_error(f"course_{missing[0]}", _("Choose a field for every place of the course."))
         return data
 
     def think_alike_options(self) -> dict:
