@@ -242,6 +242,8 @@ def main() -> int:
         with transaction.atomic():  # one commit: SQLite writes much faster so
             user_ids, heavy, game_ids = _fill(args.players, args.games, args.rounds, args.seed)
         fill = time.perf_counter() - started
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # planner statistics, as a live database keeps them
         print(
             f"Filled in {fill:.1f} s: {len(user_ids):,} players, {Game.objects.count():,} finished games, "
             f"{StorytellerRound.objects.count():,} rounds"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 
 from games.models import Card, Game, Seat, StorytellerRound, ThinkAlikeRound
@@ -212,7 +212,11 @@ def player_games(*, player, viewer, page) -> Page:
 
     Each record on the page carries ``table``: every player's record in that game.
     """
-    records = GameRecord.objects.filter(user=player).annotate(visibility=F("game__visibility"))
+    # The game's visibility comes with the page's rows (select_related), not as an
+    # annotation: the paginator's count then needs no join on the player's own page.
+    records = GameRecord.objects.filter(user=player).select_related("game").only(
+        "game_id", "kind", "finished_at", "rank", "players", "score", "won", "resigned", "game__visibility"
+    )
     if not (viewer.is_authenticated and viewer.pk == player.pk):
         visible = Q(game__visibility=Game.Visibility.PUBLIC)
         if viewer.is_authenticated:
@@ -229,6 +233,7 @@ def player_games(*, player, viewer, page) -> Page:
             tables.setdefault(other.game_id, []).append(other)
     for record in page_obj:
         record.table = tables.get(record.game_id, [])
+        record.visibility = record.game.visibility
     return page_obj
 
 
