@@ -147,7 +147,10 @@ if REDIS_URL:
             # A consumer waits on Redis with BZPOPMIN for 5 s at a time; redis-py 8
             # also times socket reads out at 5 s by default, so an idle page's socket
             # died with a TimeoutError. Reads may take longer than the pop's wait.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            # capacity: channels-redis keeps one inbox per server process for all its
+            # sockets and drops group messages (silently) once 100 wait in it; a busy
+            # process with hundreds of live pages gets that far in a burst.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "capacity": 1500},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

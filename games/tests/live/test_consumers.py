@@ -43,12 +43,13 @@ async def open_socket():
         if user is not None:
             headers.append((b"cookie", (await sync_to_async(_session_cookie)(user)).encode()))
         communicator = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
+        opened.append(communicator)
         accepted, _code = await communicator.connect(timeout=5)
-        if accepted:
-            opened.append(communicator)
         return communicator, accepted
 
     yield open_
+    # As daphne does, refused handshakes included: the consumer then stops
+    # listening to the channel layer.
     for communicator in opened:
         await communicator.disconnect()
 
@@ -224,3 +225,4 @@ async def test_no_message_of_a_whole_game_carries_anything_but_ids_and_versions(
         checked += seen
     assert len(checked) > 30
     assert {"type": "notifications.changed", "unread": 1} in checked
+
