@@ -64,7 +64,17 @@ def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
 
 
 def view_waiting(view: dict, *, seats: list[Seat], waiting) -> None:
-    """Fill ``waiting_for`` (usernames) and ``waiting_names`` from the seat positions awaited."""
+    """Fill ``waiting_for`` (usernames) and ``waiting_names`` from the seat positions awaited.
+
+    Who is awaited comes from the state, never from the seats' mirrors: the game
+    row and the seats are two reads, and an action committed between them would
+    otherwise give a view of two versions (a phase, and a "to act" of the next).
+    """
+    awaited = set(waiting)
+    for player in view["players"]:
+        player["to_act"] = player["seat"] in awaited
+    if view["you"] is not None:
+        view["you"]["to_act"] = view["you"]["seat"] in awaited
     by_position = {seat.position: seat for seat in seats}
     view["waiting_for"] = [by_position[pos].user.username if pos in by_position else None for pos in waiting]
     view["waiting_names"] = [by_position[pos].user.name for pos in waiting if pos in by_position]
