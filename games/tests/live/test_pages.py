@@ -77,8 +77,7 @@ def test_one_acts_and_the_other_sees_it_live_then_catches_up_after_a_restart(asg
 
     # Bob picks the card he will hand in, and then the server goes down.
     bob_page.locator(".submit-form .card-pick input").nth(3).check()
-    asgi_server.process.terminate()
-    asgi_server.process.wait()
+    asgi_server.stop()
     expect(bob_page.locator("body")).not_to_have_attribute("data-socket", "open")
 
     # While it is down, Carol hands in her card (the server hears nothing of it).
