@@ -322,18 +322,25 @@ async def run_baseline(games, args) -> Results:
         return await play(fresh_games, args, connect=connect_player, act=RelayActions(sockets))
 
 
+async def open_pages(games, servers) -> None:
+    """Everyone opens their game page, as before play (and so the servers warm up)."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=60) as http:
+
+        async def open_page(player):
+            url = f"{servers[player.server].url}/games/{player.game_id}/"
+            (await http.get(url, headers={"Cookie": player.cookie})).raise_for_status()
+
+        await asyncio.gather(*(open_page(player) for players in games for player in players))
+
+
 async def run_live(games, args, servers) -> Results:
     import httpx
     from websockets.asyncio.client import connect
 
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
-
-        async def open_page(player):
-            response = await http.get(
-                f"{servers[player.server].url}/games/{player.game_id}/", headers={"Cookie": player.cookie}
-            )
-            response.raise_for_status()
 
         async def connect_player(player):
             server = servers[player.server]
@@ -353,8 +360,6 @@ async def run_live(games, args, servers) -> Results:
             if response.status_code == 200 and shown and int(shown.group(1)) >= version:
                 player.mark("fetched", version)
 
-        # Everyone opens their game page first (and so the servers warm up).
-        await asyncio.gather(*(open_page(player) for players in games for player in players))
         return await play(games, args, connect=connect_player, act=LiveActions(http, servers), fetch=fetch)
 
 
@@ -370,6 +375,12 @@ def figures(seconds: list[float]) -> dict:
         "p95": ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
         "max": ordered[-1],
     }
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def report(args, setup: dict, baseline: Results, live: Results) -> bool:
@@ -397,6 +408,13 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
     for label, (count, missing, numbers) in rows.items():
         print(f"{label:28} {count:>7} {missing:>6} {ms(numbers['median'])} {ms(numbers['p95'])} {ms(numbers['max'])}")
     print("(lost for 'action answered': actions refused or answered oddly; for 'page updated': fetches missing)")
+    if setup.get("server_cpu_per_action"):
+        per_action = setup["server_cpu_per_action"]
+        print(
+            f"server CPU: {per_action * 1000:.0f} ms per action (its POST, the fan-out, the others' fetches): "
+            f"one daphne process, one core, keeps up with ~{1 / per_action:.1f} actions/s; "
+            f"this run asked {setup['actions_per_second']:.1f}/s"
+        )
     print(f"aim (nothing lost, pages updated with p95 < {AIM_P95_SECONDS:g} s): {'met' if met else 'MISSED'}")
     if args.json:
         document = {
@@ -439,7 +457,14 @@ def main(argv=None) -> int:
         print("baseline ...", flush=True)
         baseline = asyncio.run(run_baseline(games, args))
         print("live ...", flush=True)
+        asyncio.run(open_pages(games, servers))
+        cpu_before = sum(cpu_seconds(server.process.pid) for server in servers)
+        started = time.monotonic()
         live = asyncio.run(run_live(games, args, servers))
+        if live.answered:
+            cpu = sum(cpu_seconds(server.process.pid) for server in servers) - cpu_before
+            setup["server_cpu_per_action"] = cpu / len(live.answered)
+            setup["actions_per_second"] = len(live.answered) / (time.monotonic() - started)
         return 0 if report(args, setup, baseline, live) else 1
     finally:
         for server in servers:
