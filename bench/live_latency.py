@@ -323,14 +323,21 @@ async def run_baseline(games, args) -> Results:
 
 
 async def open_pages(games, servers) -> None:
-    """Everyone opens their game page, as before play (and so the servers warm up)."""
+    """Everyone opens their game page, as before play (and so the servers warm up).
+
+    A few at a time: two hundred requests in the same instant would want as many
+    database connections (Django opens one per request thread), more than
+    PostgreSQL allows by default.
+    """
     import httpx
 
+    at_once = asyncio.Semaphore(10)
     async with httpx.AsyncClient(timeout=60) as http:
 
         async def open_page(player):
             url = f"{servers[player.server].url}/games/{player.game_id}/"
-            (await http.get(url, headers={"Cookie": player.cookie})).raise_for_status()
+            async with at_once:
+                (await http.get(url, headers={"Cookie": player.cookie})).raise_for_status()
 
         await asyncio.gather(*(open_page(player) for players in games for player in players))
 
@@ -466,6 +473,10 @@ def main(argv=None) -> int:
             setup["server_cpu_per_action"] = cpu / len(live.answered)
             setup["actions_per_second"] = len(live.answered) / (time.monotonic() - started)
         return 0 if report(args, setup, baseline, live) else 1
+    except Exception:
+        for log in sorted(workdir.glob("daphne-*.log")):
+            print(f"--- the end of {log.name}:\n{log.read_text()[-3000:]}", file=sys.stderr)
+        raise
     finally:
         for server in servers:
             server.stop()
