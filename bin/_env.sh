@@ -1,5 +1,9 @@
-# Sourced by bin/run and bin/test: a virtual environment with what pyproject.toml asks for.
-# Usage: fabula_env [extras]   (re-installs only when pyproject.toml changed)
+# Sourced by bin/run and bin/test: a virtual environment with the locked versions.
+# Usage: fabula_env [test]   installs requirements/base.txt, or with `test`
+# requirements/test.txt (runtime + test + dev tools), then this project itself
+# (pip install --no-deps -e .). Re-installs only when that lock file changed; the
+# project alone is re-installed when pyproject.toml changed. bin/lock refreshes the
+# lock files from pyproject.toml's ranges.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -18,23 +22,37 @@ fabula_python() {
 fabula_env() {
   local extras="${1:-}"
   local venv="${FABULA_VENV:-$ROOT/.venv}"
+  local lock="requirements/${extras:-base}.txt"
+  if [ ! -f "$lock" ]; then
+    echo "No lock file $lock (bin/lock makes it)." >&2
+    return 1
+  fi
   if [ ! -x "$venv/bin/python" ]; then
     echo "Creating the virtual environment in $venv ..."
     "$(fabula_python)" -m venv "$venv"
   fi
-  local spec="."
-  [ -n "$extras" ] && spec=".[$extras]"
-  local stamp="$venv/.fabula-$(cat pyproject.toml | sha256sum | cut -c1-16)-${extras:-base}"
-  if [ ! -f "$stamp" ]; then
-    echo "Installing Python packages ($spec) ..."
-    local log="$venv/pip-install.log"
+  local log="$venv/pip-install.log"
+  local lock_stamp="$venv/.fabula-lock-${extras:-base}-$(sha256sum "$lock" | cut -c1-16)"
+  local project_stamp="$venv/.fabula-project-$(sha256sum pyproject.toml | cut -c1-16)"
+  if [ ! -f "$lock_stamp" ]; then
+    echo "Installing Python packages ($lock) ..."
     if ! { "$venv/bin/python" -m pip install --upgrade pip &&
-           "$venv/bin/python" -m pip install -e "$spec"; } >"$log" 2>&1; then
+           "$venv/bin/python" -m pip install -r "$lock"; } >"$log" 2>&1; then
       tail -30 "$log" >&2
       echo "Installing the Python packages failed; the whole log is in $log" >&2
       return 1
     fi
-    touch "$stamp"
+    rm -f "$venv/.fabula-lock-${extras:-base}-"* "$venv/.fabula-project-"*
+    touch "$lock_stamp"
+  fi
+  if [ ! -f "$project_stamp" ]; then
+    if ! "$venv/bin/python" -m pip install --no-deps -e . >>"$log" 2>&1; then
+      tail -30 "$log" >&2
+      echo "Installing Fabula itself failed; the whole log is in $log" >&2
+      return 1
+    fi
+    rm -f "$venv/.fabula-project-"*
+    touch "$project_stamp"
   fi
   export PATH="$venv/bin:$PATH"
   export VIRTUAL_ENV="$venv"
