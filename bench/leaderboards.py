@@ -88,10 +88,11 @@ def _fill(players: int, games: int, rounds: int, seed: int):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from games.engine.storyteller import score_round
+    from storyteller.engine.rules import score_round
     from django.db import connection
 
-    from games.models import Card, Deck, Game, Seat, StorytellerRound
+    from games.models import Game, Seat
+    from storyteller.models import Card, Deck, StorytellerRound
     from stats.services import rows_insert
 
     SEAT_COLUMNS = (
@@ -133,8 +134,8 @@ def _fill(players: int, games: int, rounds: int, seed: int):
             specs.append((seated, finished_at))
         rows = Game.objects.bulk_create(
             Game(
-                kind=Game.Kind.STORYTELLER, status=Game.Status.FINISHED, phase="finished", phase_seconds=86400,
-                max_seats=len(seated), creator_id=seated[0], deck=deck, round=rounds,
+                kind="storyteller", status=Game.Status.FINISHED, phase="finished", phase_seconds=86400,
+                max_seats=len(seated), creator_id=seated[0], options={"deck": deck.pk}, round=rounds,
                 visibility=Game.Visibility.PRIVATE if rng.random() < 0.1 else Game.Visibility.PUBLIC,
                 started_at=finished_at - timedelta(days=3), finished_at=finished_at,
             )
@@ -230,7 +231,8 @@ def main() -> int:
         from django.urls import reverse
         from django.utils import timezone
 
-        from games.models import Game, StorytellerRound
+        from games.models import Game
+        from storyteller.models import StorytellerRound
         from stats.models import GameRecord, Leaderboard, LeaderboardEntry
         from stats.services import stats_game_finished, stats_rebuild
 
@@ -260,7 +262,7 @@ def main() -> int:
         rebuild, rebuild_cpu = time.perf_counter() - started, time.process_time() - cpu
         boards = {
             f"{b.board}/{b.period}": b.size
-            for b in Leaderboard.objects.filter(kind=Game.Kind.STORYTELLER).order_by("board", "period")
+            for b in Leaderboard.objects.filter(kind="storyteller").order_by("board", "period")
         }
         print(f"Full rebuild: {rebuild:.1f} s, CPU {rebuild_cpu:.1f} s "
               f"({GameRecord.objects.count():,} records; board sizes {boards})")

@@ -150,7 +150,7 @@ def make_games(args) -> list[list[Player]]:
     games = []
     for g in range(args.games):
         users = [User.objects.create(username=f"bench{g}x{p}", display_name=f"Player {p + 1}") for p in range(args.players)]
-        game = game_create(creator=users[0], max_seats=args.players, pace="live", visibility="private", deck=deck)
+        game = game_create(creator=users[0], max_seats=args.players, pace="live", visibility="private", options={"deck": deck.pk})
         for user in users[1:]:
             game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
         players = []

@@ -7,6 +7,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from games import kinds
+
 from .forms import GameCreateForm
 from .models import Game
 from .selectors.games import game_get_for_viewer, game_view, games_for_user, games_open_public
@@ -26,9 +28,10 @@ def home(request):
 
 @require_GET
 def rules(request, kind: str):
-    if kind not in Game.Kind.values:
+    game_kind = kinds.get(kind)
+    if game_kind is None:
         raise Http404
-    return render(request, f"games/rules_{kind}.html")
+    return render(request, game_kind.templates.rules)
 
 
 def lobby(request):
@@ -56,32 +59,29 @@ def mine_fragment(request):
 @login_required
 def create(request):
     lang = "da" if (request.LANGUAGE_CODE or "").startswith("da") else "en"
-    kind = request.GET.get("kind")
-    initial = {"kind": kind} if kind in Game.Kind.values else {}
-    form = GameCreateForm(request.POST or None, lang=lang, initial=initial)
+    chosen = request.GET.get("kind")
+    form = GameCreateForm(request.POST or None, initial={"kind": chosen} if kinds.get(chosen or "") else {})
+    option_forms = [(kind, kind.options_form(request.POST or None, lang=lang)) for kind in kinds.every()]
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        kind = data["kind"] or Game.Kind.STORYTELLER
-        if kind == Game.Kind.THINK_ALIKE:
-            deck, options = None, form.think_alike_options()
-        else:
-            deck, options = data["deck"], {"target_score": data["target_score"]}
-        try:
-            game = game_create(
-                creator=request.user,
-                kind=kind,
-                max_seats=data["max_seats"],
-                pace=data["pace"],
-                phase_seconds=data["phase_hours"] * 3600,
-                visibility=data["visibility"],
-                deck=deck,
-                options=options,
-            )
-        except GameError as error:
-            form.add_error(None, error.message)
-        else:
-            return redirect(game)
-    return render(request, "games/create.html", {"form": form})
+        kind = form.chosen_kind()
+        options_form = next(f for k, f in option_forms if k is kind)
+        if options_form.is_valid():
+            try:
+                game = game_create(
+                    creator=request.user,
+                    kind=kind.slug,
+                    max_seats=data["max_seats"],
+                    pace=data["pace"],
+                    phase_seconds=data["phase_hours"] * 3600,
+                    visibility=data["visibility"],
+                    options=kind.options_from_form(options_form),
+                )
+            except GameError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect(game)
+    return render(request, "games/create.html", {"form": form, "option_forms": option_forms})
 
 
 def _game_context(request, game_id):
@@ -172,76 +172,31 @@ def _int(value):
         raise GameError("bad_action", _("That request is not understood."), "invalid") from None
 
 
-def action_from_post(post) -> tuple[dict, int | None]:
-    """Read a game action from a page's form; the engine judges it."""
-    kind = post.get("type")
-    expected_round = _int(post["round"]) if post.get("round") else None
-    if kind == "clue":
-        return {"type": "clue", "card": _int(post.get("card")), "text": post.get("text", "")}, expected_round
-    if kind == "submit":
-        return {"type": "submit", "cards": [_int(c) for c in post.getlist("cards")]}, expected_round
-    if kind == "vote":
-        return {"type": "vote", "position": _int(post.get("position"))}, expected_round
-    if kind == "resign":
+def action_from_post(game: Game, post) -> tuple[dict, int | None]:
+    """Read a game action from a page's form, in the game kind's terms; the engine judges it."""
+    if post.get("type") == "resign":
         return {"type": "resign"}, None
-    if kind in THINK_ALIKE_FORMS:
-        return THINK_ALIKE_FORMS[kind](post), expected_round
-    raise GameError("bad_action", _("That request is not understood."), "invalid")
-
-
-def _item(value: str) -> list[int]:
-    """A Think Alike answer in a group, "seat:index"."""
-    seat, _sep, index = str(value).partition(":")
-    return [_int(seat), _int(index)]
-
-
-def _optional_int(value):
-    return None if value in (None, "") else _int(value)
-
-
-THINK_ALIKE_FORMS = {
-    "place_field": lambda post: {"type": "place_field", "field": _int(post.get("field"))},
-    "roll": lambda post: {"type": "roll"},
-    "move": lambda post: {"type": "move", "direction": post.get("direction", "")},
-    "swap": lambda post: {"type": "swap", "remove": _int(post.get("remove")), "add": _int(post.get("add"))},
-    "move_to": lambda post: {"type": "move_to", "position": _int(post.get("position"))},
-    "duel": lambda post: {
-        "type": "duel", "opponent": _int(post.get("opponent")), "position": _optional_int(post.get("position")),
-    },
-    "answer": lambda post: {"type": "answer", "answers": post.getlist("answers")},
-    "merge": lambda post: {"type": "merge", "groups": [_int(g) for g in post.getlist("groups")]},
-    "split": lambda post: {"type": "split", "group": _int(post.get("group")), "items": [_item(i) for i in post.getlist("items")]},
-    "confirm": lambda post: {"type": "confirm"},
-    "rejoin": lambda post: {"type": "rejoin"},
-}
+    expected_round = _int(post["round"]) if post.get("round") else None
+    return game.game_kind.action_from_post(post), expected_round
 
 
 # Lazy: looked up in the language of the request that shows it, not at import.
-SUCCESS = {
-    "clue": gettext_lazy("Your clue is given."),
-    "submit": gettext_lazy("Your card is handed in."),
-    "vote": gettext_lazy("Your vote is cast."),
-    "resign": gettext_lazy("You have resigned."),
-    "place_field": gettext_lazy("Your field is on the board."),
-    "answer": gettext_lazy("Your answers are in."),
-    "merge": gettext_lazy("The groups are merged."),
-    "split": gettext_lazy("The group is split."),
-    "confirm": gettext_lazy("The round is scored."),
-    "rejoin": gettext_lazy("Welcome back."),
-}
+RESIGNED = gettext_lazy("You have resigned.")
 
 
 @login_required
 @require_POST
 def act(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
     try:
-        action, expected_round = action_from_post(request.POST)
+        action, expected_round = action_from_post(game, request.POST)
         game_act(game_id=game_id, user=request.user, action=action, expected_round=expected_round)
     except GameError as error:
         if error.kind == "not_found":
             raise Http404 from None
         return _after_action(request, game_id, error)
-    return _after_action(request, game_id, success=SUCCESS.get(action["type"]))
+    success = RESIGNED if action["type"] == "resign" else game.game_kind.success_messages.get(action["type"])
+    return _after_action(request, game_id, success=success)
 
 
 def healthz(request):

@@ -6,3 +6,6 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
     verbose_name = _("Notifications")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import receivers  # noqa: F401  (connects to the games' signals)

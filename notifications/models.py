@@ -25,7 +25,7 @@ class Notification(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     round = models.PositiveIntegerField(null=True, blank=True)
-    # Your turn: what the game asks of the player (Turn.Asked); empty for other kinds.
+    # Your turn: what the game asks of the player (its kind's ``asked``); empty for other kinds.
     asked = models.CharField(max_length=16, blank=True)
     # Player joined: who joined.
     actor = models.ForeignKey(
@@ -59,21 +59,6 @@ class Turn(models.Model):
     and phase (the constraint). A row stays open until the seat has acted or the
     phase is over.
     """
-
-    class Asked(models.TextChoices):
-        FIRST_CLUE = "first_clue", _("the first clue")
-        CLUE = "clue", _("your clue")
-        SUBMIT = "submit", _("your card")
-        VOTE = "vote", _("your vote")
-        # Think Alike: the phases that wait for someone
-        DRAFT = "draft", _("a field for the board")
-        ROLL = "roll", _("your roll of the die")
-        MOVE = "move", _("your direction")
-        SWAP = "swap", _("your swap")
-        MOVE_TO = "move_to", _("your move")
-        DUEL = "duel", _("your duel")
-        ANSWER = "answer", _("your answers")
-        REVIEW = "review", _("your review of the answers")
 
     seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
     # The phase as the services tell it apart: round, phase, storyteller...

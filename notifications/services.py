@@ -1,8 +1,8 @@
 """In-site notifications, made from the games' own changes.
 
-The game services call ``notify_game_change`` when they persist a new state and
-``notify_player_joined`` when someone takes a seat, under the game's lock and in
-its transaction: the rows commit together with the change they tell of, and the
+The game services send ``games.signals.state_changed`` when they persist a new
+state and ``player_joined`` when someone takes a seat, under the game's lock and in
+its transaction (``notifications.receivers`` passes them on here): the rows commit together with the change they tell of, and the
 message that makes open pages refresh their bell goes out after commit
 (``events.user_notified``). Emails are sent later, from the ``Turn`` rows, by
 ``notifications.emails``.
@@ -12,13 +12,16 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count
 
+from games.kinds import GameKind
 from games.models import Game, Seat
 from games.services import events
 
 from .models import Notification, Turn
 
 
-def notify_game_change(*, game: Game, seats: list[Seat], before, after, phase_key: tuple, now: datetime) -> None:
+def notify_game_change(
+    *, game: Game, kind: GameKind, seats: list[Seat], before, after, phase_key: tuple, now: datetime
+) -> None:
     """Record what the change from ``before`` to ``after`` means for each player.
 
     ``seats`` already mirror ``after`` (to_act, has_resigned, is_winner);
@@ -32,7 +35,7 @@ def notify_game_change(*, game: Game, seats: list[Seat], before, after, phase_ke
         phase_key=key, seat__in=[seat.pk for seat in waiting]
     ).update(closed_at=now)
     asked_already = set(Turn.objects.filter(seat__game=game, phase_key=key).values_list("seat_id", flat=True))
-    asked = _asked(after)
+    asked = kind.asked(after)
     newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
     Turn.objects.bulk_create(
         Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked
@@ -54,7 +57,7 @@ def notify_game_change(*, game: Game, seats: list[Seat], before, after, phase_ke
         # The last round's reveal is on the finished game's page.
         notes += [note(seat, Notification.Kind.GAME_FINISHED, won=seat.is_winner) for seat in seats]
     else:
-        for number in _revealed_rounds(before, after):
+        for number in kind.revealed_rounds(before, after):
             notes += [
                 note(seat, Notification.Kind.ROUND_REVEALED, round=number)
                 for seat in seats if not seat.has_resigned
@@ -97,28 +100,10 @@ def notifications_read_all(*, user, now: datetime, game_id: int | None = None) -
     return count
 
 
-def _asked(state) -> str:
-    phase = str(state.phase)
-    if phase == "clue":
-        return Turn.Asked.FIRST_CLUE if getattr(state, "storyteller", None) is None else Turn.Asked.CLUE
-    return phase if phase in Turn.Asked.values else ""
-
-
 def _remind_at(game: Game) -> datetime | None:
     if game.pace != Game.Pace.ASYNC or game.deadline_at is None:
         return None
     return game.deadline_at - timedelta(seconds=game.phase_seconds / 4)
-
-
-def _revealed_rounds(before, after) -> list[int]:
-    """Rounds finished by this change whose cards and votes (or answers) were shown (not lost turns)."""
-    done = len(getattr(before, "history", ())) if before is not None else 0
-    return [
-        # Storyteller's rounds say their ``round``, Think Alike's their ``number``.
-        getattr(result, "number", None) or result.round
-        for result in getattr(after, "history", ())[done:]
-        if not getattr(result, "skipped", False)
-    ]
 
 
 def _deliver(notes) -> None:

@@ -11,11 +11,12 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 
-from games.models import Card, Game, Seat, StorytellerRound, ThinkAlikeRound
-from games.selectors.storyteller import _card as card_view
+from games import kinds
+from games.models import Game, Seat
 
 from . import ratings
-from .kinds import KINDS, STORYTELLER_MIN_TURNS, THINK_ALIKE_MIN_ANSWERS, Board, Totals, board_of
+from .kinds import Board, Totals, board_of, kind_stats
+from .kinds import kind_stats as _kind_stats
 from .models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -25,160 +26,13 @@ PROFILE_PAGE_SIZE = 20
 # --- replays ---------------------------------------------------------------------------
 
 
-def _players(seats: list[Seat]) -> dict[int, dict]:
-    return {
-        seat.position: {
-            "seat": seat.position,
-            "username": seat.user.username,
-            "name": seat.user.name,
-            "colour": seat.colour,
-        }
-        for seat in seats
-    }
-
-
-def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
-    """Every revealed round of a Storyteller game, as it happened: one query for the rounds, one for the cards."""
-    players = _players(seats)
-    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
-
-    def player(position):
-        return players.get(position, unknown)
-
-    rounds = list(
-        StorytellerRound.objects.filter(game=game)
-        .order_by("number")
-        .values("number", "storyteller", "clue", "skipped", "table", "points", "scores_after")
-    )
-    card_ids = {entry["card"] for round_ in rounds for entry in round_["table"]}
-    cards = Card.objects.in_bulk(card_ids) if card_ids else {}
-    replay = []
-    for round_ in rounds:
-        storyteller = round_["storyteller"]
-        table = []
-        votes = found = 0
-        for entry in round_["table"]:
-            is_storytellers = entry["owner"] == storyteller
-            votes += len(entry["voters"])
-            if is_storytellers:
-                found = len(entry["voters"])
-            table.append(
-                card_view(cards.get(entry["card"]), entry["card"])
-                | {
-                    "position": entry["position"],
-                    "owner": player(entry["owner"]),
-                    "voters": [player(voter) for voter in entry["voters"]],
-                    "is_storytellers": is_storytellers,
-                }
-            )
-        if round_["skipped"]:
-            outcome = "skipped"
-        elif not votes:
-            outcome = "no_votes"
-        elif found == votes:
-            outcome = "all_found"
-        elif found == 0:
-            outcome = "none_found"
-        else:
-            outcome = "just_right"
-        replay.append(
-            {
-                "number": round_["number"],
-                "storyteller": player(storyteller),
-                "clue": round_["clue"],
-                "outcome": outcome,
-                "votes": votes,
-                "found": found,
-                "table": table,
-                "standings": _standings(round_, player),
-            }
-        )
-    for before, after in zip(replay, replay[1:]):
-        before["next"], after["previous"] = after["number"], before["number"]
-    return {"game": game, "players": list(players.values()), "rounds": replay}
-
-
-def _standings(round_: dict, player) -> list[dict]:
-    """Every seat: the points of a round and the score after it, best score first."""
-    return sorted(
-        (
-            player(int(seat)) | {"points": round_["points"].get(seat, 0), "score": score}
-            for seat, score in round_["scores_after"].items()
-        ),
-        key=lambda row: (-row["score"], int(row["seat"] if row["seat"] is not None else 99)),
-    )
-
-
-def think_alike_replay(*, game: Game, seats: list[Seat]) -> dict:
-    """Every scored round of a Think Alike game: one query; field texts come from the game's own state."""
-    players = _players(seats)
-    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
-
-    def player(position):
-        return players.get(position, unknown)
-
-    fields = {f["id"]: f["text"] for f in (game.state or {}).get("fields", [])}
-    replay = []
-    for round_ in ThinkAlikeRound.objects.filter(game=game).order_by("number").values():
-        answers = round_["answers"]
-        groups = []
-        for group in round_["groups"]:
-            in_group = sorted({seat for seat, _index in group["items"]})
-            groups.append(
-                {
-                    "answers": [
-                        {"player": player(seat), "text": answers[str(seat)][index]} for seat, index in group["items"]
-                    ],
-                    "points_each": len(in_group) - 1,
-                }
-            )
-        swap = round_["swap"]
-        turn = round_["turn"]
-        opponent, winner = round_["duel_opponent"], round_["duel_winner"]
-        replay.append(
-            {
-                "number": round_["number"],
-                "turn": player(turn),
-                "task": round_["task_text"],
-                "hint": round_["hint"],
-                "die": round_["die"],
-                "direction": round_["direction"],
-                "landed_kind": round_["landed_kind"],
-                "auto": round_["auto"],
-                "swap": {"removed": fields.get(swap[0], "?"), "added": fields.get(swap[1], "?")} if swap else None,
-                "duel": None
-                if opponent is None
-                else {
-                    "challenger": player(turn),
-                    "opponent": player(opponent),
-                    "bonus": round_["duel_bonus"],
-                    "winner": player(winner) if winner is not None else None,
-                },
-                "groups": groups,
-                "merges": sum(1 for ruling in round_["rulings"] if ruling["kind"] == "merge"),
-                "splits": sum(1 for ruling in round_["rulings"] if ruling["kind"] == "split"),
-                "no_answer": [player(int(seat)) for seat, given in answers.items() if given is None],
-                "standings": _standings(round_, player),
-            }
-        )
-    for before, after in zip(replay, replay[1:]):
-        before["next"], after["previous"] = after["number"], before["number"]
-    return {"game": game, "players": list(players.values()), "rounds": replay}
-
-
-REPLAYS = {Game.Kind.STORYTELLER: storyteller_replay, Game.Kind.THINK_ALIKE: think_alike_replay}
-REPLAY_TEMPLATES = {
-    Game.Kind.STORYTELLER: "stats/partials/replay_storyteller.html",
-    Game.Kind.THINK_ALIKE: "stats/partials/replay_think_alike.html",
-}
-
-
 def game_replay(*, game: Game, seats: list[Seat]) -> dict:
     """The replay of a game the viewer may see (``games.selectors.games.game_get_for_viewer`` says who)."""
-    build = REPLAYS.get(game.kind)
-    if build is None:
+    kind = game.game_kind
+    replay = kind.replay(game=game, seats=seats)
+    if replay is None or not kind.templates.replay:
         raise Http404("no replay for this kind of game")
-    return build(game=game, seats=seats) | {"template": REPLAY_TEMPLATES[game.kind]}
+    return replay | {"template": kind.templates.replay}
 
 
 # --- profiles -------------------------------------------------------------------------------
@@ -244,7 +98,7 @@ def player_profile(*, player) -> list[KindProfile]:
         entries.setdefault(entry.leaderboard.kind, []).append(entry)
     profiles = []
     for stats in PlayerStats.objects.filter(user=player).order_by("kind"):
-        kind_stats = KINDS.get(stats.kind)
+        kind_stats = _kind_stats(stats.kind)
         if kind_stats is None:
             continue
         totals = Totals(games=stats.games, wins=stats.wins, rounds=stats.rounds, points=stats.points, counts=stats.counts)
@@ -261,7 +115,7 @@ def player_profile(*, player) -> list[KindProfile]:
         profiles.append(
             KindProfile(
                 kind=stats.kind,
-                label=Game.Kind(stats.kind).label,
+                label=kinds.get(stats.kind).label,
                 games=stats.games,
                 wins=stats.wins,
                 rounds=stats.rounds,
@@ -293,8 +147,6 @@ class LeaderboardView:
     entries: list[LeaderboardEntry]
     mine: LeaderboardEntry | None
     my_page: int | None
-    min_turns: int
-    min_answers: int = THINK_ALIKE_MIN_ANSWERS
 
 
 def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> LeaderboardView:
@@ -325,7 +177,7 @@ def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> Lea
         kind=kind,
         board=definition,
         period=period,
-        boards=KINDS[kind].boards,
+        boards=kind_stats(kind).boards,
         size=size,
         as_of=head.as_of if head else None,
         page=number,
@@ -333,5 +185,4 @@ def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> Lea
         entries=entries,
         mine=mine,
         my_page=-(-mine.position // LEADERBOARD_PAGE_SIZE) if mine else None,
-        min_turns=STORYTELLER_MIN_TURNS,
     )

@@ -25,7 +25,7 @@ from django.db.models import Q
 from games.models import Game, Seat
 
 from . import ratings
-from .kinds import KINDS, Contribution, KindStats, Totals
+from .kinds import Contribution, KindStats, Totals, every_kind_stats, kind_stats as kind_stats_of
 from .models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats, Progress
 
 log = logging.getLogger(__name__)
@@ -260,7 +260,7 @@ def stats_game_finished(*, game_id: int, now: datetime) -> bool:
     Idempotent: a game already recorded changes nothing.
     """
     kind = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).values_list("kind", flat=True).first()
-    kind_stats = KINDS.get(kind)
+    kind_stats = kind_stats_of(kind) if kind else None
     if kind_stats is None:
         return False
     with transaction.atomic():
@@ -397,8 +397,10 @@ def stats_rebuild(*, now: datetime, kinds: Iterable[str] | None = None) -> dict[
     incremental way, inside it.
     """
     done = {}
-    for kind in kinds if kinds is not None else KINDS:
-        done[kind] = _rebuild(KINDS[kind], now)
+    wanted = None if kinds is None else set(kinds)
+    for kind_stats in every_kind_stats():
+        if wanted is None or kind_stats.kind in wanted:
+            done[kind_stats.kind] = _rebuild(kind_stats, now)
     return done
 
 

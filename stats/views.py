@@ -1,7 +1,10 @@
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from games.models import Game
+from django.conf import settings
+from django.http import Http404
+
+from games import kinds
 from games.selectors.games import game_get_for_viewer
 
 from .models import Period
@@ -31,11 +34,14 @@ def player(request, username: str):
 
 @require_GET
 def leaderboards(request):
-    return redirect("stats:leaderboard", kind=Game.Kind.STORYTELLER, board="rating")
+    return redirect("stats:leaderboard", kind=settings.FABULA_DEFAULT_KIND, board="rating")
 
 
 @require_GET
 def leaderboard(request, kind: str, board: str):
+    game_kind = kinds.get(kind)
+    if game_kind is None or game_kind.stats is None:
+        raise Http404("no such leaderboard")
     view = leaderboard_page(
         kind=kind,
         board=board,
@@ -46,5 +52,10 @@ def leaderboard(request, kind: str, board: str):
     return render(
         request,
         "stats/leaderboard.html",
-        {"lb": view, "periods": Period.choices, "kind_label": Game.Kind(kind).label, "kinds": Game.Kind.choices},
+        {
+            "lb": view,
+            "periods": Period.choices,
+            "kind_label": game_kind.label,
+            "kinds": [(k.slug, k.label) for k in kinds.every() if k.stats is not None],
+        },
     )

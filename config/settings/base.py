@@ -46,7 +46,13 @@ INSTALLED_APPS = [
     "games",
     "stats",
     "notifications",
+    # The games: each registers its kind with games.kinds (the first is the default).
+    "storyteller",
+    "think_alike",
 ]
+
+# The kind of game a new game is when none is chosen (the API's default too).
+FABULA_DEFAULT_KIND = "storyteller"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -9,11 +9,15 @@ import re
 
 from django.utils.translation import gettext as _
 
+from games import kinds
 from games.services.errors import GameError
 
 CARD_ID = re.compile(r"[0-9]{1,18}")
-# Action fields that carry card ids (or Think Alike's field ids), one or a list; the API takes them as strings.
-CARD_FIELDS = {"card": False, "cards": True, "field": False, "remove": False, "add": False}
+
+
+def _id_fields() -> dict[str, bool]:
+    """Action fields that carry ids (one, or a list: True), of every kind; the API takes them as strings."""
+    return {name: many for kind in kinds.every() for name, many in kind.api_id_fields.items()}
 
 
 def view_out(view: dict, *, request) -> dict:
@@ -64,7 +68,7 @@ def action_in(payload: dict) -> tuple[dict, int | None]:
     expected_round = action.pop("round", None)
     if expected_round is not None and (type(expected_round) is not int):
         raise GameError("bad_action", _("That request is not understood."), "invalid")
-    for field, many in CARD_FIELDS.items():
+    for field, many in _id_fields().items():
         if field not in action:
             continue
         if many and isinstance(action[field], list):

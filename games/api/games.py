@@ -1,24 +1,40 @@
 """Games: list, create, join, leave, start, look, act. Each handler makes one service or selector call."""
 
-from typing import Literal
+from functools import reduce
+from operator import or_
+from typing import Annotated, Literal
 
 from ninja import Body, Query, Router, Status
-from pydantic import Field
+from pydantic import Field, create_model
 
-from games.models import Game
+from games import kinds
 from games.selectors.games import game_get_for_viewer, game_view, games_listed
-from games.selectors.think_alike import think_alike_fields
-from games.services.games import game_act, game_create, game_join, game_leave, game_start
+from games.services.games import game_act, game_create, game_join, game_leave, game_start, kind_get
 
 from .encoding import action_in, summary_out, view_out
 from .errors import errors
 from .limits import rate_hit
-from .schemas import ACTION_MODELS, AnyGameView, FieldList, GameCreateIn, GameList, JoinIn, LeaveOut
+from .schemas import GameCreateBase, GameList, JoinIn, LeaveOut, ResignAction
 
 router = Router(tags=["games"])
 
 GAME = "/games/{int:game_id}"
-THINK_ALIKE_OPTIONS = {"stop", "target", "count", "minutes", "board", "course", "lang"}
+
+# Built from the kinds registered (the URLconf, and so this module, loads after every app is ready).
+AnyGameView = Annotated[reduce(or_, [kind.api_view for kind in kinds.every()]), Field(discriminator="kind")]
+ACTION_MODELS = (*(model for kind in kinds.every() for model in kind.api_actions), ResignAction)
+
+
+def _create_fields():
+    fields = {}
+    for kind in kinds.every():
+        if kind.api_create_options is not None:
+            for name, info in kind.api_create_options.model_fields.items():
+                fields.setdefault(name, (info.annotation, info))
+    return fields
+
+
+GameCreateIn = create_model("GameCreateIn", __base__=GameCreateBase, **_create_fields())
 
 
 def _view(request, game_id) -> dict:
@@ -43,7 +59,9 @@ def games_list(
 @router.post("/games", summary="Create a game", response={201: AnyGameView, **errors(400, 401, 429)})
 def games_create(request, payload: GameCreateIn = Body(GameCreateIn())):
     """Create a game of Storyteller or Think Alike; you take its first seat. A private game's view carries its `invite_code`."""
-    options = payload.model_dump(include=THINK_ALIKE_OPTIONS) if payload.kind == Game.Kind.THINK_ALIKE else {}
+    kind = kind_get(payload.kind)
+    own = set(kind.api_create_options.model_fields) if kind.api_create_options is not None else set()
+    options = {key: value for key, value in payload.model_dump(include=own).items() if value is not None}
     game = game_create(
         creator=request.user,
         kind=payload.kind,
@@ -51,7 +69,7 @@ def games_create(request, payload: GameCreateIn = Body(GameCreateIn())):
         pace=payload.pace,
         phase_seconds=payload.phase_seconds,
         visibility=payload.visibility,
-        options={"target_score": payload.target_score, **options},
+        options=options,
     )
     return Status(201, _view(request, game.pk))
 
@@ -114,11 +132,5 @@ def games_act(
     return _view(request, game_id)
 
 
-@router.get(
-    "/think-alike/fields",
-    summary="Think Alike's board fields",
-    response={200: FieldList, **errors(400, 401, 429)},
-)
-def think_alike_fields_list(request, lang: Literal["en", "da"] = Query("en")):
-    """The board fields in play, for choosing a `course` when you create a game of Think Alike."""
-    return {"fields": think_alike_fields(lang=lang)}
+for _kind in kinds.every():
+    _kind.add_api_routes(router)

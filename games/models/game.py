@@ -6,16 +6,14 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games import kinds
+
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
 class Game(models.Model):
-    class Kind(models.TextChoices):
-        STORYTELLER = "storyteller", _("Storyteller")
-        THINK_ALIKE = "think_alike", _("Think Alike")
-
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
         ACTIVE = "active", _("In play")
@@ -30,14 +28,14 @@ class Game(models.Model):
         PUBLIC = "public", _("Public")
         PRIVATE = "private", _("Private")
 
-    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.STORYTELLER)
+    # Which game: a kind registered in ``games.kinds`` by its app.
+    kind = models.CharField(max_length=20, choices=kinds.choices)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
     pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.ASYNC)
     phase_seconds = models.PositiveIntegerField(help_text=_("Time allowed for each phase."))
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
     max_seats = models.PositiveSmallIntegerField()
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
-    deck = models.ForeignKey("games.Deck", on_delete=models.PROTECT, null=True, blank=True, related_name="games")
     options = models.JSONField(default=dict, blank=True)
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
 
@@ -65,6 +63,14 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
+
+    @property
+    def game_kind(self) -> kinds.GameKind:
+        """What this kind of game provides (its rules, views, templates)."""
+        kind = kinds.get(self.kind)
+        if kind is None:
+            raise LookupError(f"no kind of game {self.kind!r} is registered")
+        return kind
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.pk])
@@ -104,8 +110,6 @@ class Move(models.Model):
     The unique constraint is the database's own guard of "one clue, one
     submission, one vote per player per round", behind the engine's checks.
     """
-
-    ONCE_PER_ROUND = ["clue", "submit", "vote", "roll", "answer"]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves", null=True, blank=True)

@@ -84,3 +84,29 @@ def view_finish(view: dict, *, winners) -> None:
     """The winners (usernames) and the standings of a finished game."""
     view["winners"] = list(winners)
     view["standings"] = sorted(view["players"], key=lambda p: (-p["score"], p["seat"]))
+
+
+# --- replays ------------------------------------------------------------------------
+
+
+def replay_players(seats: list[Seat]) -> dict[int, dict]:
+    return {
+        seat.position: {
+            "seat": seat.position,
+            "username": seat.user.username,
+            "name": seat.user.name,
+            "colour": seat.colour,
+        }
+        for seat in seats
+    }
+
+
+def replay_standings(round_: dict, player) -> list[dict]:
+    """Every seat: the points of a round and the score after it, best score first."""
+    return sorted(
+        (
+            player(int(seat)) | {"points": round_["points"].get(seat, 0), "score": score}
+            for seat, score in round_["scores_after"].items()
+        ),
+        key=lambda row: (-row["score"], int(row["seat"] if row["seat"] is not None else 99)),
+    )

@@ -3,11 +3,6 @@ from django.http import Http404
 
 from games.models import Game, Seat
 
-from .storyteller import storyteller_view
-from .think_alike import think_alike_view
-
-VIEWS = {Game.Kind.STORYTELLER: storyteller_view, Game.Kind.THINK_ALIKE: think_alike_view}
-
 
 def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = None) -> bool:
     if game.visibility == Game.Visibility.PUBLIC:
@@ -34,7 +29,7 @@ def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
 
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:
     """The whole game as this viewer may see it; the pages and the API render this."""
-    return VIEWS[game.kind](game=game, seats=seats, viewer=user)
+    return game.game_kind.view(game=game, seats=seats, viewer=user)
 
 
 def games_open_public(*, exclude_user=None):

@@ -10,19 +10,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Colour
+from games import kinds, signals
 from games.engine.errors import RuleError
-from games.models import Deck, Game, Move, Seat
-from notifications.services import notify_game_change, notify_player_joined
-from stats.tasks import game_finished as stats_game_finished
+from games.models import Game, Move, Seat
 
 from . import events
-from .cards import deck_for_new_game
 from .errors import GameError, from_rule_error
-from .kinds import kind_spec
 from .locking import game_lock
-from .think_alike import think_alike_options_clean
 
-# A colour per seat: the players' own eight, and two more for Think Alike's ninth and tenth seats.
+# A colour per seat: the players' own eight, and two more for games of nine or ten.
 SEAT_COLOURS = [*Colour.values, "teal", "brown"]
 
 ASYNC_MIN_SECONDS = 3600
@@ -35,18 +31,25 @@ def default_phase_seconds(pace: str) -> int:
     return 24 * 3600
 
 
+def kind_get(slug) -> kinds.GameKind:
+    kind = kinds.get(slug) if isinstance(slug, str) else None
+    if kind is None:
+        raise GameError("bad_kind", _("There is no such game to play."), "invalid")
+    return kind
+
+
 def game_create(
     *,
     creator,
-    kind: str = Game.Kind.STORYTELLER,
+    kind: str | None = None,
     max_seats: int,
     pace: str = Game.Pace.ASYNC,
     phase_seconds: int | None = None,
     visibility: str = Game.Visibility.PUBLIC,
-    deck: Deck | None = None,
     options: dict | None = None,
 ) -> Game:
-    spec = kind_spec(kind)
+    """A new game with its creator in the first seat; ``options`` are the kind's own."""
+    spec = kind_get(kind or settings.FABULA_DEFAULT_KIND)
     if not isinstance(max_seats, int) or not spec.min_seats <= max_seats <= spec.max_seats:
         raise GameError(
             "bad_seats",
@@ -63,40 +66,22 @@ def game_create(
         phase_seconds = default_phase_seconds(pace)
     elif not isinstance(phase_seconds, int) or not ASYNC_MIN_SECONDS <= phase_seconds <= ASYNC_MAX_SECONDS:
         raise GameError("bad_deadline", _("An asynchronous phase lasts from one hour to three days."), "invalid")
-    options = _clean_options(kind, options or {})
-    if kind == Game.Kind.STORYTELLER:
-        deck = deck_for_new_game(deck=deck, seats=max_seats)
-    else:
-        deck = None  # Think Alike deals task cards, not a deck of pictures
+    if not isinstance(options, (dict, type(None))):
+        raise GameError("bad_options", _("Game options must be an object."), "invalid")
+    options = spec.clean_options(options or {}, max_seats=max_seats)
     with transaction.atomic():
         game = Game.objects.create(
-            kind=kind,
+            kind=spec.slug,
             max_seats=max_seats,
             pace=pace,
             phase_seconds=phase_seconds,
             visibility=visibility,
             creator=creator,
-            deck=deck,
             options=options,
         )
         Seat.objects.create(game=game, user=creator, position=0, colour=creator.colour)
         events.game_changed(game=game, user_ids=[creator.pk], lobby=visibility == Game.Visibility.PUBLIC)
     return game
-
-
-def _clean_options(kind: str, options: dict) -> dict:
-    if not isinstance(options, dict):
-        raise GameError("bad_options", _("Game options must be an object."), "invalid")
-    cleaned = {}
-    if kind == Game.Kind.THINK_ALIKE:
-        return think_alike_options_clean(options)
-    if kind == Game.Kind.STORYTELLER:
-        target = options.get("target_score")
-        if target not in (None, ""):
-            if not isinstance(target, int) or not 5 <= target <= 100:
-                raise GameError("bad_options", _("A target score is from 5 to 100 points."), "invalid")
-            cleaned["target_score"] = target
-    return cleaned
 
 
 def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
@@ -126,7 +111,7 @@ def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
         if len(seats) + 1 == game.max_seats:
             _start(game, now=timezone.now())  # "the game started" tells everyone, the joiner included
         else:
-            notify_player_joined(game=game, user=user, seats=seats, now=timezone.now())
+            signals.player_joined.send(sender=Game, game=game, user=user, seats=seats, now=timezone.now())
         events.game_changed(game=game, user_ids=user_ids, lobby=game.visibility == Game.Visibility.PUBLIC)
     return game
 
@@ -168,7 +153,7 @@ def game_start(*, game_id, user) -> Game:
             raise GameError("not_creator", _("Only the game's creator can start it."), "forbidden")
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("This game has already started."))
-        spec = kind_spec(game.kind)
+        spec = game.game_kind
         if game.seats.count() < spec.min_seats:
             raise GameError(
                 "too_few_players", _("At least %(min)d players are needed to start.") % {"min": spec.min_seats}
@@ -184,12 +169,13 @@ def game_start(*, game_id, user) -> Game:
 
 def _start(game: Game, *, now: datetime) -> None:
     """Deal and open round 1; the caller holds the lock."""
-    spec = kind_spec(game.kind)
+    spec = game.game_kind
     game.started_at = now  # a time limit counts from here
-    state = spec.new_state(game, secrets.SystemRandom())
+    seated = game.seats.count()
+    state = spec.new_state(game=game, seats=seated, rng=secrets.SystemRandom(), now=now)
     game.status = Game.Status.ACTIVE
     # The table closes at the seats taken: the game is as big as its players.
-    game.max_seats = game.seats.count()
+    game.max_seats = seated
     _persist(game, spec, before=None, after=state, now=now)
 
 
@@ -211,16 +197,10 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
             raise GameError("not_started", _("This game has not started yet."))
         if expected_round is not None and expected_round != game.round:
             raise from_rule_error(RuleError("stale", "stale"))
-        spec = kind_spec(game.kind)
+        spec = game.game_kind
         before = spec.engine.from_dict(game.state)
-        clock = {"now": now} if spec.timed else {}
         try:
-            if action["type"] == "resign":
-                after = spec.engine.resign(before, seat=seat.position, rng=secrets.SystemRandom(), **clock)
-            else:
-                after = spec.engine.apply(
-                    before, seat=seat.position, action=action, rng=secrets.SystemRandom(), **clock
-                )
+            after = spec.apply(before, seat=seat.position, action=action, rng=secrets.SystemRandom(), now=now)
         except RuleError as error:
             raise from_rule_error(error) from None
         _record_move(game, seat, before, action, by_timeout=False)
@@ -263,9 +243,9 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
             or game.deadline_at > now
         ):
             return False
-        spec = kind_spec(game.kind)
+        spec = game.game_kind
         before = spec.engine.from_dict(game.state)
-        after = spec.engine.expire(before, rng=secrets.SystemRandom(), **({"now": now} if spec.timed else {}))
+        after = spec.expire(before, rng=secrets.SystemRandom(), now=now)
         _persist(game, spec, before=before, after=after, now=now)
     return True
 
@@ -293,14 +273,7 @@ def _record_move(game: Game, seat: Seat, before, action: dict, *, by_timeout: bo
         raise GameError("already_acted", _("You have already done that this round.")) from None
 
 
-def _phase_key(state) -> tuple:
-    key = (state.round, str(state.phase), getattr(state, "storyteller", None), getattr(state, "turn", None))
-    # Think Alike's board draft: each player's placing is a phase of its own, with its own deadline.
-    drafter = getattr(state, "drafter", None)
-    return key if drafter is None else (*key, drafter)
-
-
-def _persist(game: Game, spec, *, before, after, now: datetime) -> None:
+def _persist(game: Game, spec: kinds.GameKind, *, before, after, now: datetime) -> None:
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit."""
     engine = spec.engine
     finished = str(after.phase) == "finished"
@@ -315,12 +288,12 @@ def _persist(game: Game, spec, *, before, after, now: datetime) -> None:
         game.deadline_at = None
     elif paused:
         game.deadline_at = None
-    elif before is None or game.is_paused or _phase_key(before) != _phase_key(after) or game.deadline_at is None:
+    elif before is None or game.is_paused or spec.phase_key(before) != spec.phase_key(after) or game.deadline_at is None:
         game.deadline_at = now + timedelta(seconds=game.phase_seconds)
     game.is_paused = paused
     game.save()
 
-    spec.record_rounds(game, before, after, now)
+    spec.record(game=game, before=before, after=after, now=now)
 
     to_act = engine.to_act(after) if not finished else frozenset()
     winners = set(engine.winners(after)) if finished else set()
@@ -334,8 +307,9 @@ def _persist(game: Game, spec, *, before, after, now: datetime) -> None:
         seat.is_winner = seat.position in winners
     Seat.objects.bulk_update(seats, ["score", "to_act", "is_absent", "has_resigned", "is_winner"])
     events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
+    signals.state_changed.send(
+        sender=Game, game=game, kind=spec, seats=seats, before=before, after=after,
+        phase_key=spec.phase_key(after), now=now,
+    )
     if finished:
-        # Records, ratings and leaderboards take the game in once it is committed;
-        # robust: a broker hiccup must not fail the move (the nightly rebuild catches up).
-        transaction.on_commit(lambda game_id=game.pk: stats_game_finished.delay(game_id), robust=True)
-    notify_game_change(game=game, seats=seats, before=before, after=after, phase_key=_phase_key(after), now=now)
+        signals.game_finished.send(sender=Game, game=game)

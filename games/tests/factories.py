@@ -1,7 +1,7 @@
 import factory
 from django.contrib.auth import get_user_model
 
-from games.models import Card, Deck
+from storyteller.models import Card, Deck
 from games.services.games import game_create, game_join
 
 
@@ -51,7 +51,8 @@ def started_game(players: int = 4, *, deck: Deck | None = None, **create_kwargs)
     """A game with ``players`` seated and started (the last join starts it)."""
     deck = deck or deck_with_cards()
     users = UserFactory.create_batch(players)
-    game = game_create(creator=users[0], max_seats=players, deck=deck, **create_kwargs)
+    options = {"deck": deck.pk, **create_kwargs.pop("options", {})}
+    game = game_create(creator=users[0], max_seats=players, options=options, **create_kwargs)
     for user in users[1:]:
         game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
     game.refresh_from_db()

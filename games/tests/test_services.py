@@ -4,7 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Game, Move, Seat, StorytellerRound
+from games.models import Game, Move, Seat
+from storyteller.models import StorytellerRound
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_join, game_leave, game_start
 
@@ -24,7 +25,7 @@ class TestLobby:
     def test_create_seats_the_creator(self):
         deck = deck_with_cards()
         user = UserFactory()
-        game = game_create(creator=user, max_seats=4, deck=deck, visibility="private")
+        game = game_create(creator=user, max_seats=4, options={"deck": deck.pk}, visibility="private")
         assert game.status == Game.Status.OPEN
         assert list(game.seats.values_list("user", "position")) == [(user.pk, 0)]
         assert game.invite_code
@@ -33,21 +34,21 @@ class TestLobby:
     def test_create_refuses_bad_seat_counts(self, seats):
         deck = deck_with_cards()
         with pytest.raises(GameError) as error:
-            game_create(creator=UserFactory(), max_seats=seats, deck=deck)
+            game_create(creator=UserFactory(), max_seats=seats, options={"deck": deck.pk})
         assert error.value.kind == "invalid"
         assert Game.objects.count() == 0
 
     def test_async_deadline_is_one_hour_to_three_days(self):
         deck = deck_with_cards()
         with pytest.raises(GameError):
-            game_create(creator=UserFactory(), max_seats=4, deck=deck, phase_seconds=600)
+            game_create(creator=UserFactory(), max_seats=4, options={"deck": deck.pk}, phase_seconds=600)
         with pytest.raises(GameError):
-            game_create(creator=UserFactory(), max_seats=4, deck=deck, phase_seconds=4 * 24 * 3600)
-        game = game_create(creator=UserFactory(), max_seats=4, deck=deck, phase_seconds=7200)
+            game_create(creator=UserFactory(), max_seats=4, options={"deck": deck.pk}, phase_seconds=4 * 24 * 3600)
+        game = game_create(creator=UserFactory(), max_seats=4, options={"deck": deck.pk}, phase_seconds=7200)
         assert game.phase_seconds == 7200
 
     def test_live_games_get_the_short_deadline(self, settings):
-        game = game_create(creator=UserFactory(), max_seats=3, deck=deck_with_cards(), pace="live", phase_seconds=7200)
+        game = game_create(creator=UserFactory(), max_seats=3, options={"deck": deck_with_cards().pk}, pace="live", phase_seconds=7200)
         assert game.phase_seconds == settings.FABULA_LIVE_PHASE_SECONDS
 
     def test_last_seat_taken_starts_the_game(self):
@@ -61,7 +62,7 @@ class TestLobby:
 
     def test_private_game_needs_the_invite_code(self):
         deck = deck_with_cards()
-        game = game_create(creator=UserFactory(), max_seats=4, deck=deck, visibility="private")
+        game = game_create(creator=UserFactory(), max_seats=4, options={"deck": deck.pk}, visibility="private")
         stranger = UserFactory()
         for code in (None, "", "wrong"):
             with pytest.raises(GameError) as error:
@@ -73,7 +74,7 @@ class TestLobby:
     def test_join_twice_and_join_full_are_refused(self):
         deck = deck_with_cards()
         creator = UserFactory()
-        game = game_create(creator=creator, max_seats=3, deck=deck)
+        game = game_create(creator=creator, max_seats=3, options={"deck": deck.pk})
         with pytest.raises(GameError) as error:
             game_join(game_id=game.pk, user=creator)
         assert error.value.code == "already_joined"
@@ -86,7 +87,7 @@ class TestLobby:
     def test_creator_starts_with_three(self):
         deck = deck_with_cards()
         creator, second, third = UserFactory.create_batch(3)
-        game = game_create(creator=creator, max_seats=6, deck=deck)
+        game = game_create(creator=creator, max_seats=6, options={"deck": deck.pk})
         game_join(game_id=game.pk, user=second)
         with pytest.raises(GameError) as error:
             game_start(game_id=game.pk, user=creator)
@@ -105,7 +106,7 @@ class TestLobby:
     def test_leave_before_start_closes_the_gap_and_passes_creator(self):
         deck = deck_with_cards()
         a, b, c = UserFactory.create_batch(3)
-        game = game_create(creator=a, max_seats=5, deck=deck)
+        game = game_create(creator=a, max_seats=5, options={"deck": deck.pk})
         game_join(game_id=game.pk, user=b)
         game_join(game_id=game.pk, user=c)
         game_leave(game_id=game.pk, user=a)

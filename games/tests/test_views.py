@@ -41,8 +41,8 @@ def test_create_refuses_bad_form(client, deck):
 def test_lobby_lists_public_open_games_and_joins_with_a_click(client, deck):
     from games.services.games import game_create
 
-    public = game_create(creator=UserFactory(), max_seats=4, deck=deck)
-    private = game_create(creator=UserFactory(), max_seats=4, deck=deck, visibility="private")
+    public = game_create(creator=UserFactory(), max_seats=4, options={"deck": deck.pk})
+    private = game_create(creator=UserFactory(), max_seats=4, options={"deck": deck.pk}, visibility="private")
     me = UserFactory()
     client.force_login(me)
     page = client.get(reverse("games:lobby")).content.decode()
@@ -60,7 +60,7 @@ def test_lobby_lists_public_open_games_and_joins_with_a_click(client, deck):
 def test_invite_link_flow(client, deck):
     from games.services.games import game_create
 
-    game = game_create(creator=UserFactory(display_name="Anna"), max_seats=3, deck=deck, visibility="private")
+    game = game_create(creator=UserFactory(display_name="Anna"), max_seats=3, options={"deck": deck.pk}, visibility="private")
     url = game.get_invite_url()
     page = client.get(url).content.decode()
     assert "Anna invites you" in page and "Sign up" in page
@@ -77,7 +77,7 @@ def test_leave_and_start_from_the_page(client, deck):
     from games.services.games import game_create, game_join
 
     creator, b, c = UserFactory.create_batch(3)
-    game = game_create(creator=creator, max_seats=5, deck=deck)
+    game = game_create(creator=creator, max_seats=5, options={"deck": deck.pk})
     game_join(game_id=game.pk, user=b)
     client.force_login(b)
     client.post(reverse("games:leave", args=[game.pk]))
@@ -168,7 +168,7 @@ def test_my_games_lists_my_turn_first(client, deck):
 
     game_a, users = started_game(3)
     me = users[0]
-    waiting = game_create(creator=me, max_seats=4, deck=deck)
+    waiting = game_create(creator=me, max_seats=4, options={"deck": deck.pk})
     client.force_login(me)
     # Round 1: everyone may give the first clue, so game_a is my turn.
     page = client.get(reverse("games:mine")).content.decode()
@@ -198,7 +198,7 @@ def test_my_games_counts_every_seat(client, deck):
     from games.services.games import game_create, game_join
 
     me, other = UserFactory.create_batch(2)
-    game = game_create(creator=me, max_seats=5, deck=deck)
+    game = game_create(creator=me, max_seats=5, options={"deck": deck.pk})
     game_join(game_id=game.pk, user=other)
     client.force_login(me)
     page = client.get(reverse("games:mine")).content.decode()

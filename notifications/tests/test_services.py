@@ -25,7 +25,7 @@ def notes(user, **filters):
 def test_joining_tells_the_players_already_seated_and_the_full_table_hears_the_start():
     deck = deck_with_cards()
     a, b, c, d = UserFactory.create_batch(4)
-    game = game_create(creator=a, max_seats=4, deck=deck)
+    game = game_create(creator=a, max_seats=4, options={"deck": deck.pk})
     game_join(game_id=game.pk, user=b)
     game_join(game_id=game.pk, user=c)
     joined = Notification.objects.filter(kind=Kind.PLAYER_JOINED).order_by("id")

@@ -36,7 +36,7 @@ class TestBell:
     def test_the_fragment_counts_and_a_visible_game_page_reads_its_game(self, client):
         game, users = started_game(3)
         me = users[1]
-        other = game_create(creator=me, max_seats=3, deck=game.deck)
+        other = game_create(creator=me, max_seats=3, options={"deck": game.options["deck"]})
         for user in UserFactory.create_batch(2):
             game_join(game_id=other.pk, user=user)
         client.force_login(me)

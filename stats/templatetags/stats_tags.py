@@ -1,7 +1,7 @@
 from django import template
 from django.template.defaultfilters import floatformat
 
-from games.models import Game
+from games import kinds
 
 register = template.Library()
 
@@ -16,7 +16,5 @@ def percent(value) -> str:
 
 @register.filter
 def kind_label(kind: str) -> str:
-    try:
-        return Game.Kind(kind).label
-    except ValueError:
-        return kind
+    game_kind = kinds.get(kind)
+    return game_kind.label if game_kind is not None else kind

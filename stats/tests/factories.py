@@ -4,8 +4,9 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.engine import storyteller as engine
-from games.models import Card, Game, Seat, StorytellerRound
+from storyteller.engine import rules as engine
+from games.models import Game, Seat
+from storyteller.models import Card, StorytellerRound
 
 
 def story_round(storyteller: int, clue: str, table: list[tuple[int, list[int]]], *, skipped: bool = False) -> dict:
@@ -30,13 +31,13 @@ def finished_game(
     finished_at = finished_at or timezone.now()
     cards = list(Card.objects.filter(deck=deck).order_by("pk").values_list("pk", flat=True)) if deck else []
     game = Game.objects.create(
-        kind=Game.Kind.STORYTELLER,
+        kind="storyteller",
         status=Game.Status.FINISHED,
         phase="finished",
         phase_seconds=3600,
         max_seats=len(users),
         creator=users[0],
-        deck=deck,
+        options={"deck": deck.pk} if deck else {},
         visibility=visibility,
         started_at=finished_at - timedelta(hours=len(rounds) + 1),
         finished_at=finished_at,

@@ -6,7 +6,8 @@ import pytest
 from django.utils import timezone
 
 from games.tests.factories import UserFactory
-from stats.kinds import Totals, storyteller_contributions, storyteller_figures
+from stats.kinds import Totals
+from storyteller.stats import storyteller_contributions, storyteller_figures
 from stats.services import game_ranks
 
 from .cases import ANN, BO, CY, DI, two_games

@@ -234,7 +234,7 @@ class TestIncrementalEqualsRebuild:
         last = self._random_games(1, users, now + timedelta(seconds=1), rng)[0]
         stats_game_finished(game_id=last.pk, now=now)
         incremental = snapshot()
-        stats_rebuild(now=now, kinds=[Game.Kind.STORYTELLER])  # (a rebuild of every kind adds empty boards)
+        stats_rebuild(now=now, kinds=["storyteller"])  # (a rebuild of every kind adds empty boards)
         rebuilt = snapshot()
         assert incremental == rebuilt
         records, stats, boards, board_entries = rebuilt
@@ -258,5 +258,5 @@ class TestIncrementalEqualsRebuild:
             assert record.rounds <= rounds
         assert sum(r.counts.get("clues", 0) for r in records.values()) <= rounds
         before = snapshot()
-        stats_rebuild(now=Leaderboard.objects.first().as_of, kinds=[Game.Kind.STORYTELLER])
+        stats_rebuild(now=Leaderboard.objects.first().as_of, kinds=["storyteller"])
         assert snapshot() == before

@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Card, Game
+from games.models import Game
+from storyteller.models import Card
 from games.selectors.games import game_get_for_viewer
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_step, view_for

@@ -14,8 +14,8 @@ Usage::
         (480x720, WebP quality 85) and DIR/dream.json (the manifest).
 
     python tools/deck/make_deck.py --seed 7 --out DIR --publish
-        also copies the WebP files to games/static/cards/dream/ and the
-        manifest to games/decks/dream.json.
+        also copies the WebP files to storyteller/static/cards/dream/ and the
+        manifest to storyteller/decks/dream.json.
 
     --contact PNG    also writes a contact sheet of all cards (for review).
     --svg-only       skips rendering (no rendering dependency needed).
@@ -2635,12 +2635,12 @@ def main(argv=None) -> None:
     if args.publish:
         if args.only or args.svg_only:
             raise SystemExit("--publish needs all cards rendered")
-        dest = REPO / "games" / "static" / "cards" / "dream"
+        dest = REPO / "storyteller" / "static" / "cards" / "dream"
         dest.mkdir(parents=True, exist_ok=True)
         for p in webps:
             shutil.copyfile(p, dest / p.name)
-        (REPO / "games" / "decks").mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(args.out / "dream.json", REPO / "games" / "decks" / "dream.json")
+        (REPO / "storyteller" / "decks").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(args.out / "dream.json", REPO / "storyteller" / "decks" / "dream.json")
     total = sum(p.stat().st_size for p in webps)
     print(f"{len(list(numbers))} cards -> {args.out} ({total / 1024:.0f} KiB of WebP)")
 

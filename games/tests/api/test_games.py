@@ -48,7 +48,9 @@ class TestCreate:
         _user, client = make_player()
         view = client.post("/games", {"seats": 3, "phase_seconds": 7200, "target_score": 10}).json()
         game = Game.objects.get(pk=view["id"])
-        assert game.phase_seconds == 7200 and game.options == {"target_score": 10}
+        # Without a deck chosen, the game deals from a playable deck, named in its options.
+        assert game.phase_seconds == 7200 and game.options == {"target_score": 10, "deck": deck.pk}
+        assert view["options"] == game.options
 
     @pytest.mark.parametrize(
         "body,code",

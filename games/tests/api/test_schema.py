@@ -40,9 +40,9 @@ def fuzz_player(db, keep_connection):
     deck = deck_with_cards(40)
     user = UserFactory()
     _token, secret = token_create(user=user, name="fuzz")
-    open_game = game_create(creator=user, max_seats=4, deck=deck)
+    open_game = game_create(creator=user, max_seats=4, options={"deck": deck.pk})
     others = UserFactory.create_batch(2)
-    active = game_create(creator=others[0], max_seats=3, deck=deck)
+    active = game_create(creator=others[0], max_seats=3, options={"deck": deck.pk})
     for player in (others[1], user):
         game_join(game_id=active.pk, user=player)
     return secret, [open_game.pk, active.pk]

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from games.models import Card, Game
+from games.models import Game
+from storyteller.models import Card
 from games.tests.factories import deck_with_cards
 
 from .conftest import load_bot

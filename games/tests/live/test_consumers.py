@@ -94,8 +94,8 @@ async def test_the_lobby_hears_of_public_games_only(open_socket):
     socket, accepted = await open_socket(query="lobby=1")
     assert accepted
 
-    await sync_to_async(game_create)(creator=creator, max_seats=4, deck=deck, visibility="private")
-    public = await sync_to_async(game_create)(creator=creator, max_seats=4, deck=deck, visibility="public")
+    await sync_to_async(game_create)(creator=creator, max_seats=4, options={"deck": deck.pk}, visibility="private")
+    public = await sync_to_async(game_create)(creator=creator, max_seats=4, options={"deck": deck.pk}, visibility="public")
 
     # Messages arrive in the order they were sent: had the private game been
     # announced, its message would come first.
@@ -183,7 +183,7 @@ async def test_no_message_of_a_whole_game_carries_anything_but_ids_and_versions(
         sockets[user.pk] = (await open_socket(user=user, query="lobby=1"))[0]
 
     def play_a_whole_game():
-        game = game_create(creator=creator, max_seats=6, deck=deck, options={"target_score": 5})
+        game = game_create(creator=creator, max_seats=6, options={"deck": deck.pk, "target_score": 5})
         for user in others[:4]:
             game_join(game_id=game.pk, user=user)
         game_leave(game_id=game.pk, user=others[3])

@@ -5,7 +5,7 @@ Seats are the users' indexes: ``started_game`` seats its users in order.
 
 from datetime import datetime, timedelta
 
-from games.engine import storyteller as engine
+from storyteller.engine import rules as engine
 from games.models import Game
 from games.services.games import game_act, game_expire
 

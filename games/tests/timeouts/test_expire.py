@@ -5,7 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from games.models import Game, Seat, StorytellerRound
+from games.models import Game, Seat
+from storyteller.models import StorytellerRound
 from games.services.games import game_act, game_expire
 from games.tests.factories import started_game
 from games.tests.test_services import snapshot

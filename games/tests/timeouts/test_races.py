@@ -5,8 +5,9 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games.engine import storyteller as engine
-from games.models import Move, StorytellerRound
+from storyteller.engine import rules as engine
+from games.models import Move
+from storyteller.models import StorytellerRound
 from games.services.errors import GameError
 from games.services.games import game_act, game_expire
 from games.tasks import games_expire_due

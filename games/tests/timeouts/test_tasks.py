@@ -21,7 +21,7 @@ def test_the_beat_expires_every_due_game_once_and_nothing_else():
     first, _ = started_game(4, deck=deck)
     second, _ = started_game(3, deck=deck)
     later, _ = started_game(4, deck=deck, phase_seconds=48 * 3600)
-    waiting = game_create(creator=UserFactory(), max_seats=4, deck=deck)
+    waiting = game_create(creator=UserFactory(), max_seats=4, options={"deck": deck.pk})
     now = max(due(first), due(second))
     untouched = snapshot(later), snapshot(waiting)
 

@@ -1,0 +1,228 @@
+"""The game-kind seam: what a kind of game provides, and the one registry of kinds.
+
+The core (services, selectors, views, API, live pages, deadlines) never asks which
+game it is playing: it asks the game's kind. A kind is an app (``storyteller``,
+``think_alike``, ...) that subclasses ``GameKind`` and registers one instance in its
+``AppConfig.ready()``; a system check reports a kind that misses a piece. As in
+boardgame.io's ``Game`` or scalachess's ``Variant``: one object holds everything
+about a kind, and nothing about a kind is looked up anywhere else.
+
+The engine a kind gives is pure (no Django, no clock, no global random): the core
+passes it the random source, and ``now`` when the kind is ``timed``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from django.core import checks
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+
+if TYPE_CHECKING:  # pragma: no cover
+    from django import forms
+    from django.http import QueryDict
+
+    from games.models import Game, Seat
+
+
+class Engine(Protocol):
+    """A kind's pure rules, as the core calls them (module-level functions or an object)."""
+
+    def from_dict(self, data: dict) -> Any: ...
+    def to_dict(self, state: Any) -> dict: ...
+    def to_act(self, state: Any) -> frozenset[int]: ...
+    def winners(self, state: Any) -> Iterable[int]: ...
+    def present_seats(self, state: Any) -> Iterable[int]: ...
+    def is_paused(self, state: Any) -> bool: ...
+
+
+@dataclass(frozen=True)
+class KindTemplates:
+    """The partials a kind renders inside the shared game page (template names).
+
+    ``play``: the table while the game is on; ``phase``: the round and phase
+    in the status line; ``waiting``: who or what the game waits for; ``reveal``:
+    the last finished round; ``new_game``: the kind's options in the new-game form
+    (``form``); ``player_role``, ``player_done``: a player's badge and "done" mark
+    in the list of players (``p``); ``rules``: the
+    rules page; ``notification``: the in-site text of a notification (``note``);
+    ``asked``: the sentence an email uses for what is asked (``asked``, ``game``);
+    ``replay``: a finished round in the replay; ``head``: extra tags in the page's
+    head (a style sheet); ``options``: a line on the board about the game's options.
+    """
+
+    play: str
+    phase: str
+    waiting: str
+    reveal: str
+    rules: str
+    notification: str
+    asked: str
+    new_game: str
+    player_role: str
+    player_done: str
+    replay: str = ""
+    head: str = ""
+    options: str = ""
+
+
+class GameKind:
+    """What a kind of game provides; subclass it and override what the kind needs.
+
+    Class attributes name the kind and its limits; methods are its hooks. The core
+    calls only these.
+    """
+
+    slug: ClassVar[str]
+    label: ClassVar[Any]  # a lazy translation: the name people see
+    min_seats: ClassVar[int] = 3
+    max_seats: ClassVar[int] = 6
+    timed: ClassVar[bool] = False  # the engine's apply, expire and resign take ``now``
+    engine: ClassVar[Any]  # the pure rules (see ``Engine``)
+    templates: ClassVar[KindTemplates]
+    # What a successful action says, by action type (lazy translations).
+    success_messages: ClassVar[Mapping[str, Any]] = {}
+
+    # --- a new game ---------------------------------------------------------------
+
+    def options_form(self, data=None, *, lang: str, initial: Mapping | None = None) -> forms.Form:
+        """The part of the new-game form that holds this kind's options."""
+        raise NotImplementedError
+
+    def options_from_form(self, form: forms.Form) -> dict:
+        """``game_create``'s options from a valid ``options_form``."""
+        return {key: value for key, value in form.cleaned_data.items() if value not in (None, "")}
+
+    def clean_options(self, options: dict, *, max_seats: int) -> dict:
+        """The options of a new game, checked; raises ``GameError`` ("bad_options")."""
+        return {}
+
+    def new_state(self, *, game: Game, seats: int, rng: random.Random, now: datetime) -> Any:
+        """The engine's first state of a game that starts with ``seats`` players."""
+        raise NotImplementedError
+
+    # --- playing --------------------------------------------------------------------
+
+    def action_from_post(self, post: QueryDict) -> dict:
+        """A game action from a page's form, as the engine takes it (``type`` and fields)."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, *, seat: int, action: dict, rng: random.Random, now: datetime) -> Any:
+        clock = {"now": now} if self.timed else {}
+        if action.get("type") == "resign":
+            return self.engine.resign(state, seat=seat, rng=rng, **clock)
+        return self.engine.apply(state, seat=seat, action=action, rng=rng, **clock)
+
+    def expire(self, state: Any, *, rng: random.Random, now: datetime) -> Any:
+        return self.engine.expire(state, rng=rng, **({"now": now} if self.timed else {}))
+
+    def phase_key(self, state: Any) -> tuple:
+        """What tells this phase apart from every other of the game: a new key, a new deadline."""
+        return (state.round, str(state.phase))
+
+    def record(self, *, game: Game, before: Any, after: Any, now: datetime) -> None:
+        """Write the rows of what the change from ``before`` (None: the start) to ``after`` settled."""
+
+    # --- what people see --------------------------------------------------------------
+
+    def view(self, *, game: Game, seats: list[Seat], viewer) -> dict:
+        """The whole game as this viewer may see it; pages and the API render it."""
+        raise NotImplementedError
+
+    def asked(self, state: Any) -> str:
+        """What a seat the state waits for is asked for (a slug the kind's texts know)."""
+        return str(state.phase)
+
+    def revealed_rounds(self, before: Any, after: Any) -> list[int]:
+        """The rounds this change finished and showed (their cards, votes or answers)."""
+        return []
+
+    def replay(self, *, game: Game, seats: list[Seat]) -> dict | None:
+        """A finished game round by round, for its replay page (None: no replay)."""
+        return None
+
+    # --- the API ------------------------------------------------------------------------
+
+    # The view's response model (a pydantic model whose ``kind`` is ``Literal[slug]``),
+    # the action models (one per ``type``), the create options (a model of optional fields).
+    api_view: ClassVar[Any] = None
+    api_actions: ClassVar[tuple] = ()
+    api_create_options: ClassVar[Any] = None
+    # Action fields that carry ids (one, or a list: True), which the API takes as strings.
+    api_id_fields: ClassVar[Mapping[str, bool]] = {}
+
+    def add_api_routes(self, router) -> None:
+        """Endpoints of the kind's own beside the games' (a ninja ``Router``)."""
+
+    # --- beside the games ---------------------------------------------------------------
+
+    stats: ClassVar[Any] = None  # a ``stats.kinds.KindStats``, or None: no statistics
+
+    def load_content(self) -> Iterable[str]:
+        """Load the content shipped with the kind (decks, task cards); yield a line for each part."""
+        return ()
+
+    def __repr__(self) -> str:
+        return f"<GameKind {self.slug}>"
+
+
+_KINDS: dict[str, GameKind] = {}
+
+
+def register(kind: GameKind) -> GameKind:
+    """Add a kind to the registry; an app calls it from its ``AppConfig.ready()``."""
+    existing = _KINDS.get(kind.slug)
+    if existing is not None and type(existing) is not type(kind):
+        raise ValueError(f"two kinds of game are named {kind.slug!r}: {existing!r} and {kind!r}")
+    _KINDS[kind.slug] = kind
+    return kind
+
+
+def unregister(slug: str) -> None:
+    """Take a kind out again (tests that register one of their own)."""
+    _KINDS.pop(slug, None)
+
+
+def get(slug: str) -> GameKind | None:
+    return _KINDS.get(slug)
+
+
+def every() -> list[GameKind]:
+    """The registered kinds, in the order their apps were installed."""
+    return list(_KINDS.values())
+
+
+def choices() -> list[tuple[str, Any]]:
+    """(slug, label) of every kind: the choices of ``Game.kind``."""
+    return [(kind.slug, kind.label) for kind in _KINDS.values()]
+
+
+@checks.register()
+def check_kinds(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """Every registered kind has what the core asks of it."""
+    errors: list[checks.CheckMessage] = []
+    if not _KINDS:
+        errors.append(checks.Error("No kind of game is registered.", id="games.E001"))
+    for kind in _KINDS.values():
+        for attribute in ("slug", "label", "engine", "templates"):
+            if not hasattr(kind, attribute):
+                errors.append(checks.Error(f"{kind!r} has no {attribute}.", id="games.E002"))
+        if not kind.min_seats <= kind.max_seats:
+            errors.append(checks.Error(f"{kind!r} seats more at least than at most.", id="games.E003"))
+        for name, method in (("new_state", kind.new_state), ("view", kind.view), ("options_form", kind.options_form)):
+            if getattr(method, "__func__", None) is getattr(GameKind, name):
+                errors.append(checks.Error(f"{kind!r} does not say its {name}.", id="games.E004"))
+        templates = getattr(kind, "templates", None)
+        for field, name in vars(templates).items() if templates is not None else ():
+            if not name:
+                continue
+            try:
+                get_template(name)
+            except TemplateDoesNotExist:
+                errors.append(checks.Error(f"{kind!r}: its {field} template {name} is missing.", id="games.E005"))
+    return errors

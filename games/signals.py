@@ -1,0 +1,21 @@
+"""What the core tells the apps around it: the events of a game's life.
+
+Sent by the services inside the transaction that makes the change, under the
+game's lock, so a receiver's rows commit (or roll back) with it; a receiver that
+starts work outside the database registers it with ``transaction.on_commit``.
+The core imports none of its listeners (statistics, notifications): they connect
+in their ``AppConfig.ready()``, so the arrows point one way.
+"""
+
+from django.dispatch import Signal
+
+# A player took a seat: game, user (the joiner), seats (those seated before), now.
+player_joined = Signal()
+
+# The game's state changed (it started, someone acted, a deadline passed):
+# game, kind (its GameKind), seats (mirroring ``after``), before (None at the start),
+# after, phase_key (tells this phase apart from every other of the game), now.
+state_changed = Signal()
+
+# The game is over: game. Sent after ``state_changed`` of the same change.
+game_finished = Signal()

@@ -1,0 +1,17 @@
+"""Notifications made from the core's events (``games.signals``)."""
+
+from django.dispatch import receiver
+
+from games import signals
+
+from .services import notify_game_change, notify_player_joined
+
+
+@receiver(signals.state_changed, dispatch_uid="notifications.state_changed")
+def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, now, **kwargs):
+    notify_game_change(game=game, kind=kind, seats=seats, before=before, after=after, phase_key=phase_key, now=now)
+
+
+@receiver(signals.player_joined, dispatch_uid="notifications.player_joined")
+def on_player_joined(sender, *, game, user, seats, now, **kwargs):
+    notify_player_joined(game=game, user=user, seats=seats, now=now)

@@ -1,0 +1,370 @@
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .models import Card, Deck
+from .services.cards import (
+    MAX_IMAGE_BYTES,
+    MAX_ZIP_BYTES,
+    MB,
+    CardImageError,
+    CardImportError,
+    card_create,
+    card_image_prepare,
+    cards_import_zip,
+    cards_restore,
+    cards_retire,
+    decks_set_active,
+    tags_clean,
+)
+
+# --- decks ---------------------------------------------------------------------------
+
+
+@admin.register(Deck)
+class DeckAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "is_active", "in_play_column", "retired_column", "created_at")
+    list_filter = ("is_active",)
+    search_fields = ("name", "slug", "description")
+    prepopulated_fields = {"slug": ("name",)}
+    fields = ("name", "slug", "description", "is_active")
+    actions = ("activate", "retire")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_card_counts()
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # games and cards refer to decks: retire one instead
+
+    @admin.display(description=_("cards in play"), ordering="cards_in_play")
+    def in_play_column(self, deck):
+        return _cards_link(deck.cards_in_play, deck=deck, is_retired=False)
+
+    @admin.display(description=_("retired cards"), ordering="cards_retired")
+    def retired_column(self, deck):
+        return _cards_link(deck.cards_retired, deck=deck, is_retired=True)
+
+    @admin.action(description=_("Activate the selected decks (new games may use them)"))
+    def activate(self, request, queryset):
+        count = decks_set_active(decks=queryset, is_active=True)
+        self.message_user(request, ngettext("%(n)d deck activated.", "%(n)d decks activated.", count) % {"n": count})
+
+    @admin.action(description=_("Retire the selected decks (running games keep them)"))
+    def retire(self, request, queryset):
+        count = decks_set_active(decks=queryset, is_active=False)
+        self.message_user(request, ngettext("%(n)d deck retired.", "%(n)d decks retired.", count) % {"n": count})
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/import/",
+                self.admin_site.admin_view(self.import_view),
+                name="storyteller_deck_import",
+            ),
+            *super().get_urls(),
+        ]
+
+    def import_view(self, request, object_id):
+        """A zip of pictures becomes cards of this deck, all of them or none."""
+        deck = get_object_or_404(Deck, pk=object_id)
+        card_admin = self.admin_site.get_model_admin(Card)
+        if not (self.has_view_permission(request, deck) and card_admin.has_add_permission(request)):
+            raise PermissionDenied
+        problems, error = [], None
+        if request.method == "POST":
+            form = ZipImportForm(request.POST, request.FILES)
+            if form.is_valid():
+                try:
+                    imported = cards_import_zip(deck=deck, archive=form.cleaned_data["archive"])
+                except CardImportError as failure:
+                    error, problems = failure.message, failure.problems
+                else:
+                    for card in imported.cards:
+                        card_admin.log_addition(request, card, [{"added": {}}])
+                    _report_import(request, deck, imported)
+                    return HttpResponseRedirect(_cards_url(deck=deck))
+        else:
+            form = ZipImportForm()
+        return _upload_page(
+            request,
+            admin_view=self,
+            title=_("Import pictures into the deck “%(deck)s”") % {"deck": deck.name},
+            form=form,
+            error=error,
+            problems=problems,
+            deck=deck,
+        )
+
+
+def _cards_url(**filters) -> str:
+    query = {}
+    if "deck" in filters:
+        query["deck__id__exact"] = filters["deck"].pk
+    if "is_retired" in filters:
+        query["is_retired__exact"] = int(filters["is_retired"])
+    if "alt_text" in filters:
+        query["alt_text"] = filters["alt_text"]
+    return f"{reverse('admin:storyteller_card_changelist')}?{urlencode(query)}"
+
+
+def _cards_link(count: int, **filters):
+    return format_html('<a href="{}">{}</a>', _cards_url(**filters), count)
+
+
+def _report_import(request, deck: Deck, imported) -> None:
+    count = len(imported.cards)
+    messages.success(
+        request,
+        ngettext(
+            "%(n)d card was added to the deck “%(deck)s”.", "%(n)d cards were added to the deck “%(deck)s”.", count
+        )
+        % {"n": count, "deck": deck.name},
+    )
+    missing = len(imported.without_alt_text)
+    if missing:
+        messages.warning(
+            request,
+            format_html(
+                '{} <a href="{}">{}</a>',
+                ngettext(
+                    "%(n)d card has no alt text yet, so it is retired until someone describes it and restores it.",
+                    "%(n)d cards have no alt text yet, so they are retired until someone describes and restores them.",
+                    missing,
+                )
+                % {"n": missing},
+                _cards_url(deck=deck, alt_text="missing"),
+                _("Describe them"),
+            ),
+        )
+
+
+def _upload_page(request, *, admin_view, title, form, error=None, problems=(), deck=None):
+    context = {
+        **admin_view.admin_site.each_context(request),
+        "title": title,
+        "form": form,
+        "error": error,
+        "problems": problems,
+        "deck": deck,
+        "opts": admin_view.model._meta,
+        "limits": {"image_mb": MAX_IMAGE_BYTES // MB, "zip_mb": MAX_ZIP_BYTES // MB},
+    }
+    return TemplateResponse(request, "admin/storyteller/card_upload.html", context)
+
+
+class ZipImportForm(forms.Form):
+    archive = forms.FileField(
+        label=_("Zip of pictures"),
+        help_text=_(
+            "PNG, JPEG or WebP pictures. Each is cropped to the card's shape and resized. To give alt texts "
+            "and tags, add a file cards.csv (columns: file, alt, tags) or cards.json (a list of objects with "
+            "file, alt and tags). Pictures without an alt text are retired until described."
+        ),
+    )
+
+
+# --- cards ---------------------------------------------------------------------------
+
+
+# Card.objects.with_figures() annotation -> (column title, what it means)
+FIGURES = {
+    "times_dealt": (_("dealt"), _("Games in which it was dealt")),
+    "times_told": (_("told"), _("Rounds in which a storyteller chose it")),
+    "found_percent": (_("found"), _("Votes that found it, when it was the storyteller's")),
+    "times_found_by_all": (_("all found it"), _("Rounds in which every voter found it (too easy)")),
+    "times_found_by_none": (_("none found it"), _("Rounds in which no voter found it (too obscure)")),
+    "decoy_votes": (_("decoy votes"), _("Votes it drew as a decoy")),
+}
+
+
+def _show_figure(card: Card, name: str):
+    value = getattr(card, name)
+    if name == "found_percent":
+        return "—" if value is None else f"{value:.0f} %"
+    return value
+
+
+def _figure_column(name: str):
+    @admin.display(description=FIGURES[name][0], ordering=name)
+    def column(model_admin, card):
+        return _show_figure(card, name)
+
+    return column
+
+
+class AltTextFilter(admin.SimpleListFilter):
+    title = _("alt text")
+    parameter_name = "alt_text"
+
+    def lookups(self, request, model_admin):
+        return [("missing", _("Missing")), ("written", _("Written"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "missing":
+            return queryset.filter(alt_text="")
+        if self.value() == "written":
+            return queryset.exclude(alt_text="")
+        return queryset
+
+
+class CardChangeForm(forms.ModelForm):
+    class Meta:
+        model = Card
+        fields = ("alt_text", "tags", "is_retired")
+        widgets = {"tags": forms.TextInput(attrs={"class": "vLargeTextField"})}
+
+    def clean_tags(self):
+        try:
+            return tags_clean(self.cleaned_data["tags"])
+        except CardImageError as error:
+            raise ValidationError(error.message) from None
+
+
+class CardAddForm(CardChangeForm):
+    picture = forms.FileField(
+        label=_("Picture"),
+        help_text=_("PNG, JPEG or WebP; it is cropped to the card's shape (2:3) and resized to 480 × 720."),
+    )
+
+    class Meta(CardChangeForm.Meta):
+        fields = ("deck", "picture", "alt_text", "tags")
+
+    def clean_picture(self):
+        upload = self.cleaned_data["picture"]
+        try:
+            # Read one byte past the limit: enough to know it is too large.
+            return card_image_prepare(name=upload.name, data=upload.read(MAX_IMAGE_BYTES + 1))
+        except CardImageError as error:
+            raise ValidationError(error.message) from None
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    list_display = (
+        "thumbnail",
+        "alt_text_column",
+        "deck",
+        "tags",
+        "in_play_column",
+        "times_dealt_column",
+        "times_told_column",
+        "found_column",
+        "found_by_all_column",
+        "found_by_none_column",
+        "decoy_votes_column",
+    )
+    list_display_links = ("alt_text_column",)
+    list_filter = ("deck", "is_retired", AltTextFilter)
+    list_select_related = ("deck",)
+    search_fields = ("alt_text", "tags")
+    ordering = ("deck", "id")
+    actions = ("retire", "restore")
+    form = CardChangeForm
+    readonly_fields = ("preview", "deck", "figures")
+    fieldsets = (
+        (None, {"fields": ("preview", "deck", "alt_text", "tags", "is_retired")}),
+        (_("In the games"), {"fields": ("figures",)}),
+    )
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_figures()
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # running games hold card ids: retire a card instead
+
+    def add_view(self, request, form_url="", extra_context=None):
+        """One picture becomes one card (the service stores it outside the admin's transaction)."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        if request.method == "POST":
+            form = CardAddForm(request.POST, request.FILES)
+            if form.is_valid():
+                data = form.cleaned_data
+                card = card_create(
+                    deck=data["deck"], image=data["picture"], alt_text=data["alt_text"], tags=data["tags"]
+                )
+                self.log_addition(request, card, [{"added": {}}])
+                self.message_user(request, _("The card “%(card)s” was added.") % {"card": card}, messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:storyteller_card_change", args=[card.pk]))
+        else:
+            form = CardAddForm(initial={"deck": request.GET.get("deck")})
+        return _upload_page(request, admin_view=self, title=_("Add a card"), form=form)
+
+    @admin.display(description=_("picture"))
+    def thumbnail(self, card):
+        return _picture(card, width=48, height=72)
+
+    @admin.display(description=_("picture"))
+    def preview(self, card):
+        return format_html(
+            "{}<p class='help'>{}</p>",
+            _picture(card, width=240, height=360),
+            _("Open it at full size: click the picture."),
+        )
+
+    @admin.display(description=_("alt text"), ordering="alt_text")
+    def alt_text_column(self, card):
+        if not card.alt_text:
+            return format_html("<strong>{}</strong>", _("missing: write it"))
+        return Truncator(card.alt_text).chars(120)
+
+    @admin.display(description=_("in play"), boolean=True, ordering="is_retired")
+    def in_play_column(self, card):
+        return not card.is_retired
+
+    times_dealt_column = _figure_column("times_dealt")
+    times_told_column = _figure_column("times_told")
+    found_column = _figure_column("found_percent")
+    found_by_all_column = _figure_column("times_found_by_all")
+    found_by_none_column = _figure_column("times_found_by_none")
+    decoy_votes_column = _figure_column("decoy_votes")
+
+    @admin.display(description=_("figures"))
+    def figures(self, card):
+        rows = ((FIGURES[name][1], _show_figure(card, name)) for name in FIGURES)
+        return format_html("<dl class='card-figures'>{}</dl>", format_html_join("", "<dt>{}</dt><dd>{}</dd>", rows))
+
+    @admin.action(description=_("Retire the selected cards (dealt in no new game)"))
+    def retire(self, request, queryset):
+        count = cards_retire(cards=queryset)
+        self.message_user(request, ngettext("%(n)d card retired.", "%(n)d cards retired.", count) % {"n": count})
+
+    @admin.action(description=_("Restore the selected cards"))
+    def restore(self, request, queryset):
+        restored, blocked = cards_restore(cards=queryset)
+        self.message_user(
+            request, ngettext("%(n)d card restored.", "%(n)d cards restored.", restored) % {"n": restored}
+        )
+        if blocked:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(n)d card has no alt text and stays retired: describe it first.",
+                    "%(n)d cards have no alt text and stay retired: describe them first.",
+                    blocked,
+                )
+                % {"n": blocked},
+                messages.WARNING,
+            )
+
+
+def _picture(card: Card, *, width: int, height: int):
+    if not card.image:
+        return "—"
+    return format_html(
+        '<a href="{}" target="_blank" rel="noopener"><img src="{}" alt="{}" width="{}" height="{}" loading="lazy"></a>',
+        card.image.url,
+        card.image.url,
+        card.alt_text,
+        width,
+        height,
+    )

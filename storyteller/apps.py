@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class StorytellerConfig(AppConfig):
+    name = "storyteller"
+    verbose_name = _("Storyteller")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games import kinds
+
+        from .kind import KIND
+
+        kinds.register(KIND)

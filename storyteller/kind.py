@@ -1,0 +1,119 @@
+"""Storyteller as a kind of game: everything the core asks of it, in one place."""
+
+from django.utils.translation import gettext_lazy as _
+
+from games.kinds import GameKind, KindTemplates
+from games.services.errors import GameError
+from storyteller import api
+from storyteller.engine import rules as engine
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise GameError("bad_action", _("That request is not understood."), "invalid") from None
+
+
+class StorytellerKind(GameKind):
+    slug = "storyteller"
+    label = _("Storyteller")
+    min_seats = engine.MIN_SEATS
+    max_seats = engine.MAX_SEATS
+    engine = engine
+    templates = KindTemplates(
+        play="storyteller/partials/play.html",
+        phase="storyteller/partials/phase.html",
+        waiting="storyteller/partials/waiting.html",
+        reveal="storyteller/partials/reveal.html",
+        rules="storyteller/rules.html",
+        notification="storyteller/notifications/text.html",
+        asked="storyteller/notifications/asked.txt",
+        new_game="storyteller/partials/new_game.html",
+        player_role="storyteller/partials/player_role.html",
+        player_done="storyteller/partials/player_done.html",
+        replay="storyteller/partials/replay.html",
+        options="storyteller/partials/options.html",
+    )
+    success_messages = {
+        "clue": _("Your clue is given."),
+        "submit": _("Your card is handed in."),
+        "vote": _("Your vote is cast."),
+    }
+
+    api_view = api.GameView
+    api_actions = api.ACTION_MODELS
+    api_create_options = api.StorytellerCreateIn
+    api_id_fields = {"card": False, "cards": True}
+
+    def options_form(self, data=None, *, lang, initial=None):
+        from .forms import StorytellerOptionsForm
+
+        return StorytellerOptionsForm(data, lang=lang, initial=initial)
+
+    def options_from_form(self, form) -> dict:
+        return form.options()
+
+    def clean_options(self, options, *, max_seats):
+        from .services.game import storyteller_options_clean
+
+        return storyteller_options_clean(options, max_seats=max_seats)
+
+    def new_state(self, *, game, seats, rng, now):
+        from .services.game import storyteller_new_state
+
+        return storyteller_new_state(game=game, seats=seats, rng=rng)
+
+    def action_from_post(self, post) -> dict:
+        kind = post.get("type")
+        if kind == "clue":
+            return {"type": "clue", "card": _int(post.get("card")), "text": post.get("text", "")}
+        if kind == "submit":
+            return {"type": "submit", "cards": [_int(c) for c in post.getlist("cards")]}
+        if kind == "vote":
+            return {"type": "vote", "position": _int(post.get("position"))}
+        raise GameError("bad_action", _("That request is not understood."), "invalid")
+
+    def phase_key(self, state) -> tuple:
+        # The layout the notifications' rows were keyed on before kinds had their own.
+        return (state.round, str(state.phase), state.storyteller, None)
+
+    def record(self, *, game, before, after, now):
+        from .services.game import storyteller_record
+
+        storyteller_record(game=game, before=before, after=after, now=now)
+
+    def view(self, *, game, seats, viewer):
+        from .selectors import storyteller_view
+
+        return storyteller_view(game=game, seats=seats, viewer=viewer)
+
+    def asked(self, state) -> str:
+        phase = str(state.phase)
+        if phase == "clue" and state.storyteller is None:
+            return "first_clue"
+        return phase
+
+    def revealed_rounds(self, before, after) -> list[int]:
+        done = len(before.history) if before is not None else 0
+        return [result.round for result in after.history[done:] if not result.skipped]
+
+    def replay(self, *, game, seats):
+        from .selectors import storyteller_replay
+
+        return storyteller_replay(game=game, seats=seats)
+
+    @property
+    def stats(self):
+        from .stats import STORYTELLER_STATS
+
+        return STORYTELLER_STATS
+
+    def load_content(self):
+        from .services.decks import decks_load_builtin
+
+        for deck, added in decks_load_builtin():
+            yield f"deck {deck.slug}: {deck.cards.count()} cards ({added} added)"
+
+
+KIND = StorytellerKind()

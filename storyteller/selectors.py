@@ -1,0 +1,170 @@
+"""The Storyteller game as one viewer may see it.
+
+The rules of secrecy live here: a hand is shown to its owner only; the table
+shows no owners before the reveal; votes and owners appear only in the record
+of a revealed round.
+"""
+
+from storyteller.engine import rules as engine
+from games.models import Game, Seat
+from storyteller.models import Card, StorytellerRound
+
+from games.selectors.common import (
+    replay_players, replay_standings, seat_of, usernames, view_base, view_finish, view_waiting,
+)
+
+
+def _card(card: Card | None, card_id: int) -> dict:
+    if card is None:  # a card deleted from the database by hand: still playable
+        return {"id": card_id, "image": "", "alt": ""}
+    return {"id": card.pk, "image": card.image.url if card.image else "", "alt": card.alt_text}
+
+
+def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
+    me = seat_of(seats, viewer)
+    player = usernames(seats)
+
+    view = view_base(game=game, seats=seats, me=me) | {
+        "storyteller": None,
+        "clue": None,
+        "hand": [],
+        "table": [],
+        "cards_to_submit": None,
+    }
+    if me is not None:
+        view["you"] |= {"is_storyteller": False, "submitted": [], "vote": None}
+    if game.state is None:
+        return view
+
+    state = engine.from_dict(game.state)
+    view["phase"] = None if state.phase == engine.Phase.FINISHED else str(state.phase)
+    view["storyteller"] = player(state.storyteller) if state.storyteller is not None else None
+    view["clue"] = state.clue
+    view["cards_to_submit"] = engine.cards_to_submit(state)
+    view["draw_pile"] = len(state.draw_pile)
+    view_waiting(view, seats=seats, waiting=sorted(engine.to_act(state)) if view["phase"] else [])
+
+    # Every card this viewer may see, fetched in one query.
+    wanted: set[int] = set()
+    my_story_card = None
+    if me is not None:
+        wanted.update(state.hands[me.position])
+        wanted.update(state.submissions.get(me.position, ()))
+        if state.storyteller == me.position and state.phase != engine.Phase.FINISHED:
+            my_story_card = state.storyteller_card
+            if my_story_card is not None:
+                wanted.add(my_story_card)
+    if state.phase == engine.Phase.VOTE:
+        wanted.update(state.table)
+    last = state.last_round
+    if last is not None:
+        wanted.update(last.table)
+    cards = Card.objects.in_bulk(wanted) if wanted else {}
+
+    if me is not None:
+        you = view["you"]
+        view["hand"] = [_card(cards.get(cid), cid) for cid in state.hands[me.position]]
+        you["is_storyteller"] = state.storyteller == me.position
+        if my_story_card is not None:
+            you["storyteller_card"] = _card(cards.get(my_story_card), my_story_card)
+        you["submitted"] = [_card(cards.get(cid), cid) for cid in state.submissions.get(me.position, ())]
+        if state.phase == engine.Phase.VOTE:
+            you["vote"] = state.votes.get(me.position)
+
+    if state.phase == engine.Phase.VOTE:
+        mine = set(state.submissions.get(me.position, ())) if me is not None else set()
+        if me is not None and state.storyteller == me.position:
+            mine.add(state.storyteller_card)
+        view["table"] = [
+            _card(cards.get(cid), cid) | {"position": index + 1, "mine": cid in mine}
+            for index, cid in enumerate(state.table)
+        ]
+        for item in view["table"]:
+            del item["id"]  # a table card's id would let a client match it to a hand seen earlier
+
+    if last is not None:
+        votes_by_position: dict[int, list[str]] = {}
+        for voter, position in sorted(last.votes.items()):
+            votes_by_position.setdefault(position, []).append(player(voter))
+        storyteller_position = last.table.index(last.storyteller_card) + 1 if last.storyteller_card in last.table else None
+        view["last_round"] = {
+            "round": last.round,
+            "storyteller": player(last.storyteller),
+            "clue": last.clue,
+            "skipped": last.skipped,
+            "storyteller_position": storyteller_position,
+            "table": [
+                _card(cards.get(cid), cid)
+                | {
+                    "position": index + 1,
+                    "owner": player(last.owners[cid]),
+                    "voters": votes_by_position.get(index + 1, []),
+                }
+                for index, cid in enumerate(last.table)
+            ],
+            "points": {player(pos): pts for pos, pts in sorted(last.points.items())},
+        }
+    if state.phase == engine.Phase.FINISHED:
+        view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
+    return view
+
+
+def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
+    """Every revealed round of a Storyteller game, as it happened: one query for the rounds, one for the cards."""
+    players = replay_players(seats)
+    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
+
+    def player(position):
+        return players.get(position, unknown)
+
+    rounds = list(
+        StorytellerRound.objects.filter(game=game)
+        .order_by("number")
+        .values("number", "storyteller", "clue", "skipped", "table", "points", "scores_after")
+    )
+    card_ids = {entry["card"] for round_ in rounds for entry in round_["table"]}
+    cards = Card.objects.in_bulk(card_ids) if card_ids else {}
+    replay = []
+    for round_ in rounds:
+        storyteller = round_["storyteller"]
+        table = []
+        votes = found = 0
+        for entry in round_["table"]:
+            is_storytellers = entry["owner"] == storyteller
+            votes += len(entry["voters"])
+            if is_storytellers:
+                found = len(entry["voters"])
+            table.append(
+                _card(cards.get(entry["card"]), entry["card"])
+                | {
+                    "position": entry["position"],
+                    "owner": player(entry["owner"]),
+                    "voters": [player(voter) for voter in entry["voters"]],
+                    "is_storytellers": is_storytellers,
+                }
+            )
+        if round_["skipped"]:
+            outcome = "skipped"
+        elif not votes:
+            outcome = "no_votes"
+        elif found == votes:
+            outcome = "all_found"
+        elif found == 0:
+            outcome = "none_found"
+        else:
+            outcome = "just_right"
+        replay.append(
+            {
+                "number": round_["number"],
+                "storyteller": player(storyteller),
+                "clue": round_["clue"],
+                "outcome": outcome,
+                "votes": votes,
+                "found": found,
+                "table": table,
+                "standings": replay_standings(round_, player),
+            }
+        )
+    for before, after in zip(replay, replay[1:]):
+        before["next"], after["previous"] = after["number"], before["number"]
+    return {"game": game, "players": list(players.values()), "rounds": replay}

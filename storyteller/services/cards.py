@@ -1,0 +1,417 @@
+"""Decks and cards: choosing a deck for a game, adding pictures, retiring cards.
+
+Every picture is decoded by Pillow from a short list of formats, checked, cropped
+to the card's 2:3 shape, resized and re-encoded as WebP before it is stored: what
+a player's browser receives is never the uploaded file itself (no scripts, no
+EXIF with a location, no odd format), and no file name of the uploader is kept.
+"""
+
+import csv
+import io
+import json
+import warnings
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from storyteller.models import Card, Deck
+
+from games.services.errors import GameError
+from .game import storyteller_cards_needed
+
+DEFAULT_DECK_SLUG = "dream"  # the illustrated deck shipped with Fabula
+
+CARD_SIZE = (480, 720)  # width, height: every card, whatever was uploaded
+MIN_SOURCE_SIZE = (240, 360)  # smaller pictures would look blurred once enlarged
+IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")
+WEBP_QUALITY = 85
+MAX_IMAGE_BYTES = 10 * 1024 * 1024
+MAX_IMAGE_PIXELS = 40_000_000  # decoded, a picture takes about 4 bytes a pixel
+MAX_ZIP_BYTES = 50 * 1024 * 1024
+MAX_ZIP_FILES = 500
+MAX_ZIP_UNPACKED_BYTES = 200 * 1024 * 1024
+ALT_TEXT_MAX_LENGTH = 1000
+TAGS_MAX_LENGTH = Card._meta.get_field("tags").max_length
+
+MB = 1024 * 1024
+
+
+class CardImageError(Exception):
+    """A picture that cannot become a card; ``message`` says why, for the uploader."""
+
+    def __init__(self, message):
+        super().__init__(str(message))
+        self.message = message
+
+
+class CardImportError(Exception):
+    """Nothing was imported. ``problems`` lists (file name, why) for each refused file."""
+
+    def __init__(self, message, problems: list[tuple[str, str]] = ()):
+        super().__init__(str(message))
+        self.message = message
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class PreparedImage:
+    """A checked picture, already at card size and encoded as WebP."""
+
+    content: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class CardImport:
+    cards: list[Card]
+
+    @property
+    def without_alt_text(self) -> list[Card]:
+        return [card for card in self.cards if not card.alt_text]
+
+
+# --- choosing a deck ---------------------------------------------------------------
+
+
+def deck_for_new_game(*, deck: Deck | None, seats: int) -> Deck:
+    """The deck a new Storyteller game for ``seats`` players will be dealt from.
+
+    Without a choice: the illustrated deck if it can deal the game, otherwise the
+    oldest active deck that can. Raises ``GameError`` for a retired deck or one
+    with too few cards in play.
+    """
+    needed = storyteller_cards_needed(seats)
+    if deck is None:
+        playable = Deck.objects.filter(is_active=True).with_card_counts().filter(cards_in_play__gte=needed)
+        deck = playable.filter(slug=DEFAULT_DECK_SLUG).first() or playable.order_by("pk").first()
+        if deck is None:
+            raise GameError(
+                "no_deck",
+                _("There is no card deck with enough cards for %(seats)d players.") % {"seats": seats},
+                "invalid",
+            )
+        return deck
+    if not deck.is_active:
+        raise GameError(
+            "deck_retired", _("The deck “%(deck)s” is retired; choose another.") % {"deck": deck.name}, "invalid"
+        )
+    in_play = Card.objects.in_play().filter(deck=deck).count()
+    if in_play < needed:
+        raise GameError(
+            "deck_too_small",
+            _("The deck “%(deck)s” has %(count)d cards; %(seats)d players need at least %(needed)d.")
+            % {"deck": deck.name, "count": in_play, "seats": seats, "needed": needed},
+            "invalid",
+        )
+    return deck
+
+
+# --- retiring and restoring ----------------------------------------------------------
+
+
+def cards_retire(*, cards) -> int:
+    """Deal these cards in no new game; games already dealt keep them. Returns how many changed."""
+    return Card.objects.filter(pk__in=_pks(cards), is_retired=False).update(is_retired=True)
+
+
+def cards_restore(*, cards) -> tuple[int, int]:
+    """Deal these cards again; returns (restored, left retired for want of an alt text)."""
+    pks = _pks(cards)
+    retired = Card.objects.filter(pk__in=pks, is_retired=True)
+    blocked = retired.filter(alt_text="").count()
+    restored = retired.exclude(alt_text="").update(is_retired=False)
+    return restored, blocked
+
+
+def _pks(cards) -> list[int]:
+    return [card.pk for card in cards]
+
+
+def decks_set_active(*, decks, is_active: bool) -> int:
+    return Deck.objects.filter(pk__in=_pks(decks)).exclude(is_active=is_active).update(is_active=is_active)
+
+
+# --- adding pictures -----------------------------------------------------------------
+
+
+def tags_clean(tags) -> str:
+    """Tags as stored: trimmed, without repeats, separated by ", "."""
+    if isinstance(tags, str):
+        tags = tags.split(",")
+    seen: dict[str, None] = {}
+    for tag in tags:
+        tag = _one_line(str(tag))
+        if tag and tag.lower() not in {known.lower() for known in seen}:
+            seen[tag] = None
+    cleaned = ", ".join(seen)
+    if len(cleaned) > TAGS_MAX_LENGTH:
+        raise CardImageError(_("The tags are longer than %(max)d characters.") % {"max": TAGS_MAX_LENGTH})
+    return cleaned
+
+
+def _one_line(text: str) -> str:
+    """Spaces for runs of whitespace, and no control characters (PostgreSQL stores no NUL)."""
+    return "".join(char for char in " ".join(text.split()) if char.isprintable())
+
+
+def card_image_prepare(*, name: str, data: bytes) -> PreparedImage:
+    """Check an uploaded picture and turn it into a card image, or raise ``CardImageError``."""
+    if len(data) > MAX_IMAGE_BYTES:
+        raise CardImageError(_("It is larger than %(mb)d MB.") % {"mb": MAX_IMAGE_BYTES // MB})
+    if _looks_like_svg(name, data):
+        raise CardImageError(_("SVG pictures are refused: they can carry scripts. Export it as PNG, JPEG or WebP."))
+    try:
+        # Pillow warns about a picture of too many pixels and refuses one of far
+        # too many; both are refused here, before anything is decoded.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as probe:
+                _check_dimensions(*probe.size)
+                probe.verify()
+            with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
+                image.load()
+                card = _to_card(image)
+    except CardImageError:
+        raise
+    except UnidentifiedImageError:
+        raise CardImageError(_("It is not a PNG, JPEG or WebP picture.")) from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise CardImageError(_too_many_pixels()) from None
+    except Exception:  # Pillow reports damaged data with many exception types
+        raise CardImageError(_("The picture is damaged or incomplete.")) from None
+    out = io.BytesIO()
+    card.save(out, format="WEBP", quality=WEBP_QUALITY)
+    return PreparedImage(content=out.getvalue())
+
+
+def _looks_like_svg(name: str, data: bytes) -> bool:
+    if PurePosixPath(name.lower()).suffix in {".svg", ".svgz"}:
+        return True
+    head = data[:1024].lstrip().lower()
+    return head.startswith(b"<") and b"<svg" in head
+
+
+def _too_many_pixels():
+    return _("It has more than %(mp)d million pixels.") % {"mp": MAX_IMAGE_PIXELS // 1_000_000}
+
+
+def _check_dimensions(width: int, height: int) -> None:
+    if width * height > MAX_IMAGE_PIXELS:
+        raise CardImageError(_too_many_pixels())
+    min_width, min_height = MIN_SOURCE_SIZE
+    if width < min_width or height < min_height:
+        raise CardImageError(
+            _("It is %(width)d × %(height)d pixels; a card needs at least %(min_width)d × %(min_height)d.")
+            % {"width": width, "height": height, "min_width": min_width, "min_height": min_height}
+        )
+
+
+def _to_card(image: Image.Image) -> Image.Image:
+    image = ImageOps.exif_transpose(image)  # phones store photos sideways with a note to turn them
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        image = image.convert("RGBA")
+        opaque = Image.new("RGBA", image.size, "white")
+        image = Image.alpha_composite(opaque, image)
+    image = image.convert("RGB")
+    # Crop the middle to 2:3, then scale to the card.
+    return ImageOps.fit(image, CARD_SIZE, method=Image.Resampling.LANCZOS)
+
+
+def card_create(*, deck: Deck, image: PreparedImage, alt_text: str, tags: str = "", is_retired: bool = False) -> Card:
+    """A new card from a prepared picture (see ``card_image_prepare``)."""
+    return _cards_store(
+        deck=deck, entries=[(image, {"alt_text": alt_text, "tags": tags_clean(tags), "is_retired": is_retired})]
+    )[0]
+
+
+def _cards_store(*, deck: Deck, entries) -> list[Card]:
+    """Save the pictures and create their cards, all or nothing.
+
+    The files are written first, then the rows in one transaction; if anything
+    fails, the files written are deleted again, so storage keeps no picture
+    without a card. (Call it outside any transaction of your own: a rollback
+    after it returns would leave the files.)
+    """
+    image_field = Card._meta.get_field("image")
+    storage = image_field.storage
+    saved: list[str] = []
+    try:
+        with transaction.atomic():
+            cards = []
+            for image, fields in entries:
+                name = storage.save(image_field.generate_filename(None, "card.webp"), ContentFile(image.content))
+                saved.append(name)
+                cards.append(Card(deck=deck, image=name, **fields))
+            return Card.objects.bulk_create(cards)
+    except BaseException:
+        for name in saved:
+            storage.delete(name)
+        raise
+
+
+# --- importing a zip -----------------------------------------------------------------
+
+IGNORED_PARTS = ("__MACOSX",)  # what archivers add beside the files
+
+
+def cards_import_zip(*, deck: Deck, archive) -> CardImport:
+    """Add a card for every picture in a zip, or none at all.
+
+    ``archive`` is a file object (an upload). A ``.csv`` (columns file, alt,
+    tags) or ``.json`` file in the zip (a list of {"file", "alt", "tags"}, or an
+    object with such a list under "cards", like the built-in decks' manifests)
+    gives alt texts and tags by file name. A picture without an alt text is
+    imported retired, with an empty alt text: it is dealt once someone has
+    described it and restored it.
+
+    Raises ``CardImportError`` listing every refused file and why.
+    """
+    archive_name = getattr(archive, "name", "") or "zip"
+    size = archive.seek(0, io.SEEK_END)
+    archive.seek(0)
+    if size > MAX_ZIP_BYTES:
+        raise CardImportError(_("The zip is larger than %(mb)d MB.") % {"mb": MAX_ZIP_BYTES // MB})
+    try:
+        zipped = zipfile.ZipFile(archive)
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise CardImportError(_("“%(name)s” is not a zip file.") % {"name": archive_name}) from None
+    with zipped:
+        members = [info for info in zipped.infolist() if not info.is_dir() and not _is_archiver_litter(info.filename)]
+        # The sizes come from the zip's directory and bound what reading can
+        # return, so a zip bomb is refused here, before anything is unpacked.
+        if len(members) > MAX_ZIP_FILES:
+            raise CardImportError(
+                _("The zip holds %(count)d files; at most %(max)d are accepted at once.")
+                % {"count": len(members), "max": MAX_ZIP_FILES}
+            )
+        if sum(info.file_size for info in members) > MAX_ZIP_UNPACKED_BYTES:
+            raise CardImportError(
+                _("Unpacked, the zip would take more than %(mb)d MB.") % {"mb": MAX_ZIP_UNPACKED_BYTES // MB}
+            )
+        problems: list[tuple[str, str]] = []
+        safe = []
+        for info in members:
+            reason = _unsafe_member(info)
+            if reason:
+                problems.append((info.filename, reason))
+            else:
+                safe.append(info)
+        manifests = [info for info in safe if PurePosixPath(info.filename).suffix.lower() in {".csv", ".json"}]
+        pictures = [info for info in safe if info not in manifests]
+        details: dict[str, dict] = {}
+        if len(manifests) > 1:
+            problems.extend((info.filename, str(_("Only one .csv or .json file of alt texts is read."))) for info in manifests)
+        elif manifests:
+            try:
+                details = _read_manifest(manifests[0].filename, zipped.read(manifests[0]))
+            except CardImportError as error:
+                problems.append((manifests[0].filename, str(error.message)))
+        by_name: dict[str, zipfile.ZipInfo] = {}
+        for info in pictures:
+            base = PurePosixPath(info.filename).name
+            if base in by_name:
+                problems.append((info.filename, str(_("Another file in the zip has the same name."))))
+            else:
+                by_name[base] = info
+        for base in sorted(set(details) - set(by_name)):
+            problems.append((base, str(_("The file of alt texts names it, but it is not in the zip."))))
+        prepared = []
+        for base, info in by_name.items():
+            try:
+                image = card_image_prepare(name=info.filename, data=_read_member(zipped, info))
+                meta = details.get(base, {})
+                alt_text = meta.get("alt_text", "")
+                fields = {"alt_text": alt_text, "tags": tags_clean(meta.get("tags", "")), "is_retired": not alt_text}
+            except CardImageError as error:
+                problems.append((info.filename, str(error.message)))
+                continue
+            prepared.append((image, fields))
+    if problems:
+        raise CardImportError(
+            ngettext(
+                "Nothing was imported: %(count)d file was refused.",
+                "Nothing was imported: %(count)d files were refused.",
+                len(problems),
+            )
+            % {"count": len(problems)},
+            problems,
+        )
+    if not prepared:
+        raise CardImportError(_("The zip holds no pictures."))
+    return CardImport(cards=_cards_store(deck=deck, entries=prepared))
+
+
+def _is_archiver_litter(name: str) -> bool:
+    parts = PurePosixPath(name).parts
+    return any(part in IGNORED_PARTS or (part.startswith(".") and part != "..") for part in parts)
+
+
+def _unsafe_member(info: zipfile.ZipInfo) -> str | None:
+    name = info.filename
+    parts = PurePosixPath(name).parts
+    if name.startswith("/") or "\\" in name or ".." in parts or (parts and ":" in parts[0]):
+        return str(_("Its name points outside the zip."))
+    if info.flag_bits & 0x1:
+        return str(_("It is encrypted."))
+    if info.file_size > MAX_IMAGE_BYTES:
+        return str(_("It is larger than %(mb)d MB.") % {"mb": MAX_IMAGE_BYTES // MB})
+    return None
+
+
+def _read_member(zipped: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    try:
+        with zipped.open(info) as member:
+            # Never more than the limit, whatever the directory claimed.
+            return member.read(MAX_IMAGE_BYTES + 1)
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError):
+        raise CardImageError(_("It cannot be unpacked: the zip is damaged or uses an unknown compression.")) from None
+
+
+def _read_manifest(name: str, data: bytes) -> dict[str, dict]:
+    """File name -> {"alt_text", "tags"} from the zip's .csv or .json file."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CardImportError(_("It is not UTF-8 text.")) from None
+    if name.lower().endswith(".json"):
+        try:
+            loaded = json.loads(text)
+        except ValueError:
+            raise CardImportError(_("It is not valid JSON.")) from None
+        rows = loaded.get("cards") if isinstance(loaded, dict) else loaded
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise CardImportError(_("It should be a list of objects with “file”, “alt” and “tags”."))
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        if "file" not in (reader.fieldnames or ()):
+            raise CardImportError(_("Its first line should name the columns: file, alt, tags."))
+        try:
+            rows = list(reader)
+        except csv.Error:
+            raise CardImportError(_("It is not a valid CSV file.")) from None
+    details: dict[str, dict] = {}
+    for number, row in enumerate(rows, start=1):
+        file = row.get("file")
+        alt = row.get("alt", row.get("alt_text", ""))
+        tags = row.get("tags", "")
+        if not isinstance(file, str) or not file.strip():
+            raise CardImportError(_("Entry %(n)d names no file.") % {"n": number})
+        if not isinstance(alt, str) or not isinstance(tags, (str, list)):
+            raise CardImportError(_("Entry %(n)d: alt is text and tags a list or text.") % {"n": number})
+        base = PurePosixPath(file.strip()).name
+        if base in details:
+            raise CardImportError(_("“%(file)s” is described twice.") % {"file": base})
+        alt = _one_line(alt)
+        if len(alt) > ALT_TEXT_MAX_LENGTH:
+            raise CardImportError(
+                _("The alt text of “%(file)s” is longer than %(max)d characters.")
+                % {"file": base, "max": ALT_TEXT_MAX_LENGTH}
+            )
+        details[base] = {"alt_text": alt, "tags": tags}
+    return details

@@ -1,0 +1,126 @@
+"""Storyteller beside its engine: a new game's options and first state, its round records."""
+
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.errors import RuleError
+from games.models import Game
+from games.services.errors import GameError, from_rule_error
+from storyteller.engine import rules as engine
+from storyteller.models import Card, CardDeal, Deck, StorytellerRound, StorytellerTableCard
+
+TARGET_SCORE_MIN = 5
+TARGET_SCORE_MAX = 100
+
+
+def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
+    """A new game's options, checked: ``deck`` (a deck's id; default: the illustrated
+    deck), ``target_score`` (a house rule: also end at this score, 5 to 100)."""
+    from .cards import deck_for_new_game
+
+    cleaned: dict = {}
+    target = options.get("target_score")
+    if target not in (None, ""):
+        if not isinstance(target, int) or isinstance(target, bool) or not TARGET_SCORE_MIN <= target <= TARGET_SCORE_MAX:
+            raise GameError("bad_options", _("A target score is from 5 to 100 points."), "invalid")
+        cleaned["target_score"] = target
+    deck = options.get("deck")
+    if deck not in (None, "") and not isinstance(deck, Deck):
+        if not isinstance(deck, int) or isinstance(deck, bool):
+            raise GameError("bad_options", _("There is no such card deck."), "invalid")
+        deck = Deck.objects.filter(pk=deck).first()
+        if deck is None:
+            raise GameError("bad_options", _("There is no such card deck."), "invalid")
+    cleaned["deck"] = deck_for_new_game(deck=deck or None, seats=max_seats).pk
+    return cleaned
+
+
+def storyteller_new_state(*, game: Game, seats: int, rng) -> engine.State:
+    """Deal a game from the deck its options name (chosen when it was created)."""
+    card_ids = list(Card.objects.in_play().filter(deck_id=game.options.get("deck")).values_list("id", flat=True))
+    options = engine.Options(target_score=game.options.get("target_score"))
+    try:
+        return engine.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
+    except RuleError as error:
+        raise from_rule_error(error) from None
+
+
+def storyteller_cards_needed(seats: int) -> int:
+    """Cards a deck must hold in play to deal a game of ``seats`` players.
+
+    The engine deals every hand at the start (rules: 7 cards each with 3
+    players, 6 otherwise) and refuses a smaller deck; a test keeps the two agreeing.
+    """
+    return (7 if seats == 3 else 6) * seats
+
+
+def storyteller_record(*, game: Game, before, after, now) -> None:
+    _record_deals(game, before, after, now)
+    _record_rounds(game, before, after, now)
+
+
+def _record_deals(game: Game, before, after, now) -> None:
+    """A row per card that left the draw pile for a hand: the only way cards leave it."""
+    if before is None:
+        dealt = [card for hand in after.hands for card in hand]
+    else:
+        still = set(after.draw_pile)
+        dealt = [card for card in before.draw_pile if card not in still]
+    CardDeal.objects.bulk_create(CardDeal(game=game, card_id=card, dealt_at=now) for card in dealt)
+
+
+def _record_rounds(game: Game, before, after, now) -> None:
+    done = len(before.history) if before is not None else 0
+    new_rounds = after.history[done:]
+    if not new_rounds:
+        return
+    rows = []
+    # Scores after each new round: the final scores minus the points of later new rounds.
+    running = list(after.scores)
+    after_scores = []
+    for result in reversed(new_rounds):
+        after_scores.append(list(running))
+        for seat, pts in result.points.items():
+            running[seat] -= pts
+    after_scores.reverse()
+    for result, scores in zip(new_rounds, after_scores):
+        votes_by_position: dict[int, list[int]] = {}
+        for voter, position in sorted(result.votes.items()):
+            votes_by_position.setdefault(position, []).append(voter)
+        table = [
+            {
+                "position": index + 1,
+                "card": card,
+                "owner": result.owners[card],
+                "voters": votes_by_position.get(index + 1, []),
+            }
+            for index, card in enumerate(result.table)
+        ]
+        rows.append(
+            StorytellerRound(
+                game=game,
+                number=result.round,
+                storyteller=result.storyteller,
+                clue=result.clue or "",
+                storyteller_card_id=result.storyteller_card,
+                skipped=result.skipped,
+                table=table,
+                points={str(seat): pts for seat, pts in result.points.items()},
+                scores_after={str(seat): score for seat, score in enumerate(scores)},
+                revealed_at=now,
+            )
+        )
+    StorytellerRound.objects.bulk_create(rows)
+    seat_ids = dict(game.seats.values_list("position", "pk"))
+    StorytellerTableCard.objects.bulk_create(
+        StorytellerTableCard(
+            round=row,
+            card_id=entry["card"],
+            owner_id=seat_ids[entry["owner"]],
+            position=entry["position"],
+            is_storyteller_card=entry["card"] == row.storyteller_card_id,
+            votes=len(entry["voters"]),
+            votes_cast=sum(len(other["voters"]) for other in row.table),
+        )
+        for row in rows
+        for entry in row.table
+    )

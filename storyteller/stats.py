@@ -1,0 +1,135 @@
+"""Storyteller's statistics: clues, votes and decoys; its 'best storyteller' board."""
+
+from collections.abc import Iterable, Mapping
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from stats.kinds import (
+    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, contributions_by_game, figure, rate_board,
+)
+from storyteller.models import StorytellerRound
+
+STORYTELLER_MIN_TURNS = 10
+
+
+def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contribution]:
+    """Each seat's contribution from one game's revealed rounds, in order.
+
+    A round is a StorytellerRound's values: ``storyteller``, ``skipped``, ``table``
+    ([{position, card, owner, voters}]) and ``points`` ({seat: points}, keys as strings).
+
+    - A seat played a round if it told, had a card on the table or voted; a
+      storyteller who lost the turn played it too (and scored nothing).
+    - A clue is judged when at least one vote was cast; it is just right when some
+      but not all of the votes cast found the storyteller's card (the rules' aim).
+    - A vote found the card when it went to the storyteller's card; a decoy is a
+      card a player other than the storyteller put on the table.
+    - ``clue_games``, ``guess_games``, ``decoy_games`` are 1 when the game gave
+      the figure a sample: summed, they say how many games a figure rests on.
+
+    Counters are lists by seat, not objects: a rebuild runs this for every round
+    ever played.
+    """
+    played, points = [0] * SEATS, [0] * SEATS
+    clues, just_right, guesses, found, decoys, decoy_votes = ([0] * SEATS for _ in range(6))
+    for round_ in rounds:
+        storyteller = round_["storyteller"]
+        if round_["skipped"]:
+            seats = {storyteller}
+        else:
+            seats = {storyteller}
+            votes = finders = 0
+            told = False
+            for entry in round_["table"]:
+                owner, voters = entry["owner"], entry["voters"]
+                seats.add(owner)
+                seats.update(voters)
+                votes += len(voters)
+                for voter in voters:
+                    guesses[voter] += 1
+                if owner == storyteller and not told:
+                    told = True
+                    finders = len(voters)
+                    for voter in voters:
+                        found[voter] += 1
+                else:
+                    decoys[owner] += 1
+                    decoy_votes[owner] += len(voters)
+            if told and votes:
+                clues[storyteller] += 1
+                if 0 < finders < votes:
+                    just_right[storyteller] += 1
+        round_points = round_["points"]
+        for seat in seats:
+            played[seat] += 1
+            points[seat] += round_points.get(str(seat), 0)
+    contributions = {}
+    for seat in range(SEATS):
+        counts = {
+            "clues": clues[seat], "just_right": just_right[seat], "guesses": guesses[seat], "found": found[seat],
+            "decoys": decoys[seat], "decoy_votes": decoy_votes[seat],
+            "clue_games": int(clues[seat] > 0), "guess_games": int(guesses[seat] > 0),
+            "decoy_games": int(decoys[seat] > 0),
+        }
+        if played[seat] or any(counts.values()):
+            contributions[seat] = Contribution(
+                rounds=played[seat], points=points[seat], counts={k: v for k, v in counts.items() if v}
+            )
+    return contributions
+
+
+def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+    """Contributions of each seat of these games, from their rounds read in one query."""
+    rows = (
+        StorytellerRound.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values("game_id", "storyteller", "skipped", "table", "points")
+    )
+    return contributions_by_game(game_ids, rows, storyteller_game_contributions)
+
+
+def storyteller_figures(totals: Totals) -> list[Figure]:
+    counts = totals.counts
+    return [
+        figure(counts, _("Clues just right (some but not all found the card)"), "just_right", "clues", "turns", "rate", games="clue_games"),
+        figure(counts, _("Found the storyteller's card"), "found", "guesses", "votes", "rate", games="guess_games"),
+        figure(counts, _("Votes drawn per decoy card"), "decoy_votes", "decoys", "cards", "average", games="decoy_games"),
+    ]
+
+
+STORYTELLER_BOARD = rate_board(
+    slug="storyteller",
+    title=_("Best storyteller"),
+    description=lazy(
+        lambda: gettext(
+            "Share of clues that were just right: some but not all of the players found the storyteller's card. "
+            "At least %(turns)d turns as storyteller in the period."
+        )
+        % {"turns": STORYTELLER_MIN_TURNS},
+        str,
+    )(),
+    hits="just_right",
+    sample="clues",
+    minimum=STORYTELLER_MIN_TURNS,
+    value_label=_("Just right"),
+    unranked=ngettext_lazy(
+        "You are not on this board yet: it ranks players with at least %(turns)s turn as storyteller in the period.",
+        "You are not on this board yet: it ranks players with at least %(turns)s turns as storyteller in the period.",
+        "turns",
+    )
+    % {"turns": STORYTELLER_MIN_TURNS},
+    sample_label=_("Turns"),
+)
+
+
+
+
+STORYTELLER_STATS = KindStats(
+    kind="storyteller",
+    contributions=storyteller_contributions,
+    figures=storyteller_figures,
+    boards=(RATING_BOARD, WINS_BOARD, STORYTELLER_BOARD),
+)

@@ -1,0 +1,136 @@
+"""Think Alike's task cards and board fields in the admin: search, filters, retire and
+restore, import and export as CSV or JSON (``services.think_alike_content``)."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .models import BoardField, TaskCard
+from .services.content import (
+    MAX_IMPORT_BYTES,
+    ContentImportError,
+    content_export,
+    content_import,
+    content_of,
+    content_restore,
+    content_retire,
+    content_rows_read,
+)
+
+
+class ContentImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV or JSON file"),
+        help_text=_(
+            "A file exported here, or one like it: rows are matched by their key; a known key updates its row, "
+            "a new one adds one. One bad row and nothing is imported."
+        ),
+    )
+
+
+class ContentAdmin(admin.ModelAdmin):
+    """What task cards and fields share: retire, restore, import, export."""
+
+    actions = ("retire", "restore", "export_csv", "export_json")
+    change_list_template = "admin/think_alike/content/change_list.html"
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # rounds and running games refer to them: retire one instead
+
+    @admin.display(description=_("in play"), boolean=True, ordering="is_retired")
+    def in_play_column(self, item):
+        return not item.is_retired
+
+    @admin.action(description=_("Retire the selected (used in no new game)"))
+    def retire(self, request, queryset):
+        retired, kept = content_retire(items=queryset)
+        self.message_user(request, ngettext("%(n)d retired.", "%(n)d retired.", retired) % {"n": retired})
+        if kept:
+            self.message_user(request, _("The start field stays in play: every board needs it."), messages.WARNING)
+
+    @admin.action(description=_("Restore the selected"))
+    def restore(self, request, queryset):
+        restored = content_restore(items=queryset)
+        self.message_user(request, ngettext("%(n)d restored.", "%(n)d restored.", restored) % {"n": restored})
+
+    @admin.action(description=_("Export the selected as CSV"))
+    def export_csv(self, request, queryset):
+        return self._export(queryset, "csv")
+
+    @admin.action(description=_("Export the selected as JSON"))
+    def export_json(self, request, queryset):
+        return self._export(queryset, "json")
+
+    def _export(self, queryset, fmt):
+        body, content_type, name = content_export(content=content_of(self.model), items=queryset, fmt=fmt)
+        response = HttpResponse(body, content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    def get_urls(self):
+        info = self.model._meta.app_label, self.model._meta.model_name
+        return [
+            path("import/", self.admin_site.admin_view(self.import_view), name="%s_%s_import" % info),
+            *super().get_urls(),
+        ]
+
+    def import_view(self, request):
+        if not (self.has_add_permission(request) and self.has_change_permission(request)):
+            raise PermissionDenied
+        error, problems = None, []
+        form = ContentImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                rows = content_rows_read(name=upload.name, data=upload.read(MAX_IMPORT_BYTES + 1))
+                done = content_import(content=content_of(self.model), rows=rows)
+            except ContentImportError as failure:
+                error, problems = failure.message, failure.problems
+            else:
+                self.message_user(
+                    request,
+                    _("Imported: %(created)d added, %(updated)d updated, %(unchanged)d unchanged.")
+                    % {"created": done.created, "updated": done.updated, "unchanged": done.unchanged},
+                    messages.SUCCESS,
+                )
+                info = self.model._meta.app_label, self.model._meta.model_name
+                return HttpResponseRedirect(reverse("admin:%s_%s_changelist" % info))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Import %(things)s") % {"things": self.model._meta.verbose_name_plural},
+            "form": form,
+            "error": error,
+            "problems": problems,
+            "opts": self.model._meta,
+            "columns": content_of(self.model).columns,
+        }
+        return TemplateResponse(request, "admin/think_alike/content/import.html", context)
+
+
+@admin.register(TaskCard)
+class TaskCardAdmin(ContentAdmin):
+    list_display = ("text_en", "text_da", "answers", "key", "in_play_column", "times_played")
+    list_filter = ("is_retired", "answers")
+    search_fields = ("key", "text_en", "text_da")
+    fields = ("key", "text_en", "text_da", "answers", "is_retired")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(played=Count("rounds"))
+
+    @admin.display(description=_("rounds played"), ordering="played")
+    def times_played(self, card):
+        return card.played
+
+
+@admin.register(BoardField)
+class BoardFieldAdmin(ContentAdmin):
+    list_display = ("text_en", "text_da", "kind", "bonus", "key", "is_start", "in_play_column")
+    list_filter = ("kind", "is_retired", "is_start")
+    search_fields = ("key", "text_en", "text_da")
+    fields = ("key", "kind", "bonus", "text_en", "text_da", "is_start", "is_retired")

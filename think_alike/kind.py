@@ -1,0 +1,148 @@
+"""Think Alike as a kind of game: everything the core asks of it, in one place."""
+
+from django.utils.translation import gettext_lazy as _
+
+from games.kinds import GameKind, KindTemplates
+from games.services.errors import GameError
+from think_alike import api
+from think_alike.engine import rules as engine
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise GameError("bad_action", _("That request is not understood."), "invalid") from None
+
+
+def _optional_int(value):
+    return None if value in (None, "") else _int(value)
+
+
+def _item(value: str) -> list[int]:
+    """An answer in a group, "seat:index"."""
+    seat, _sep, index = str(value).partition(":")
+    return [_int(seat), _int(index)]
+
+
+FORMS = {
+    "place_field": lambda post: {"type": "place_field", "field": _int(post.get("field"))},
+    "roll": lambda post: {"type": "roll"},
+    "move": lambda post: {"type": "move", "direction": post.get("direction", "")},
+    "swap": lambda post: {"type": "swap", "remove": _int(post.get("remove")), "add": _int(post.get("add"))},
+    "move_to": lambda post: {"type": "move_to", "position": _int(post.get("position"))},
+    "duel": lambda post: {
+        "type": "duel", "opponent": _int(post.get("opponent")), "position": _optional_int(post.get("position")),
+    },
+    "answer": lambda post: {"type": "answer", "answers": post.getlist("answers")},
+    "merge": lambda post: {"type": "merge", "groups": [_int(g) for g in post.getlist("groups")]},
+    "split": lambda post: {
+        "type": "split", "group": _int(post.get("group")), "items": [_item(i) for i in post.getlist("items")],
+    },
+    "confirm": lambda post: {"type": "confirm"},
+    "rejoin": lambda post: {"type": "rejoin"},
+}
+
+
+class ThinkAlikeKind(GameKind):
+    slug = "think_alike"
+    label = _("Think Alike")
+    min_seats = engine.MIN_SEATS
+    max_seats = engine.MAX_SEATS
+    timed = True  # a game may end at a time limit
+    engine = engine
+    templates = KindTemplates(
+        play="think_alike/partials/play.html",
+        phase="think_alike/partials/phase.html",
+        waiting="think_alike/partials/waiting.html",
+        reveal="think_alike/partials/round.html",
+        rules="think_alike/rules.html",
+        notification="think_alike/notifications/text.html",
+        asked="think_alike/notifications/asked.txt",
+        new_game="think_alike/partials/new_game.html",
+        player_role="think_alike/partials/player_role.html",
+        player_done="think_alike/partials/player_done.html",
+        replay="think_alike/partials/replay.html",
+        head="think_alike/partials/head.html",
+        options="think_alike/partials/stop.html",
+    )
+    success_messages = {
+        "place_field": _("Your field is on the board."),
+        "answer": _("Your answers are in."),
+        "merge": _("The groups are merged."),
+        "split": _("The group is split."),
+        "confirm": _("The round is scored."),
+        "rejoin": _("Welcome back."),
+    }
+
+    api_view = api.ThinkAlikeView
+    api_actions = api.ACTION_MODELS
+    api_create_options = api.ThinkAlikeCreateIn
+    api_id_fields = {"field": False, "remove": False, "add": False}
+
+    def options_form(self, data=None, *, lang, initial=None):
+        from .forms import ThinkAlikeOptionsForm
+
+        return ThinkAlikeOptionsForm(data, lang=lang, initial=initial)
+
+    def options_from_form(self, form) -> dict:
+        return form.options()
+
+    def clean_options(self, options, *, max_seats):
+        from .services.game import think_alike_options_clean
+
+        return think_alike_options_clean(options, max_seats=max_seats)
+
+    def new_state(self, *, game, seats, rng, now):
+        from .services.game import think_alike_new_state
+
+        return think_alike_new_state(game=game, seats=seats, rng=rng)
+
+    def action_from_post(self, post) -> dict:
+        decode = FORMS.get(post.get("type"))
+        if decode is None:
+            raise GameError("bad_action", _("That request is not understood."), "invalid")
+        return decode(post)
+
+    def phase_key(self, state) -> tuple:
+        # The layout the notifications' rows were keyed on before kinds had their own;
+        # each placing of the board draft is a phase of its own, with its own deadline.
+        key = (state.round, str(state.phase), None, state.turn)
+        return key if state.drafter is None else (*key, state.drafter)
+
+    def record(self, *, game, before, after, now):
+        from .services.game import think_alike_record
+
+        think_alike_record(game=game, before=before, after=after, now=now)
+
+    def view(self, *, game, seats, viewer):
+        from .selectors import think_alike_view
+
+        return think_alike_view(game=game, seats=seats, viewer=viewer)
+
+    def revealed_rounds(self, before, after) -> list[int]:
+        done = len(before.history) if before is not None else 0
+        return [played.number for played in after.history[done:]]
+
+    def replay(self, *, game, seats):
+        from .selectors import think_alike_replay
+
+        return think_alike_replay(game=game, seats=seats)
+
+    def add_api_routes(self, router) -> None:
+        api.add_routes(router)
+
+    @property
+    def stats(self):
+        from .stats import THINK_ALIKE_STATS
+
+        return THINK_ALIKE_STATS
+
+    def load_content(self):
+        from .services.content import content_load_builtin
+
+        for name, loaded in content_load_builtin().items():
+            yield f"think alike {name}: {loaded.created} added, {loaded.unchanged} already there"
+
+
+KIND = ThinkAlikeKind()

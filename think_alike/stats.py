@@ -1,0 +1,113 @@
+"""Think Alike's statistics: answers that matched, duels; its 'most in tune' board."""
+
+from collections.abc import Iterable, Mapping
+
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from stats.kinds import (
+    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, contributions_by_game, figure, rate_board,
+)
+from think_alike.models import ThinkAlikeRound
+
+THINK_ALIKE_MIN_ANSWERS = 20
+
+
+def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contribution]:
+    """Each seat's contribution from one game's scored rounds, in order.
+
+    A round is a ThinkAlikeRound's values: ``turn``, ``answers`` ({seat: [texts] or
+    None}), ``groups`` ([{items: [[seat, index]]}]), ``points`` ({seat: points}),
+    ``duel_opponent``, ``duel_winner`` (keys as strings where they are seats).
+
+    - A seat played a round if it answered or held the turn.
+    - An answer is one of a seat's non-blank answers (blank ones are in no group);
+      it matched when another seat's answer is in its group: what the game is about.
+    - A duel: a round the seat held the turn of a duel field, or was challenged in;
+      won when it took the bonus.
+    - ``answer_games``, ``duel_games``: 1 when the game gave the figure a sample.
+    """
+    played, points = [0] * SEATS, [0] * SEATS
+    answers, matched, duels, duels_won = ([0] * SEATS for _ in range(4))
+    for round_ in rounds:
+        seats = {round_["turn"]} | {int(seat) for seat, given in round_["answers"].items() if given is not None}
+        for group in round_["groups"]:
+            in_group = {seat for seat, _index in group["items"]}
+            for seat, _index in group["items"]:
+                answers[seat] += 1
+                if len(in_group) > 1:
+                    matched[seat] += 1
+        if round_["duel_opponent"] is not None:
+            for seat in (round_["turn"], round_["duel_opponent"]):
+                duels[seat] += 1
+            if round_["duel_winner"] is not None:
+                duels_won[round_["duel_winner"]] += 1
+        round_points = round_["points"]
+        for seat in seats:
+            played[seat] += 1
+            points[seat] += round_points.get(str(seat), 0)
+    contributions = {}
+    for seat in range(SEATS):
+        counts = {
+            "answers": answers[seat], "matched": matched[seat], "duels": duels[seat], "duels_won": duels_won[seat],
+            "answer_games": int(answers[seat] > 0), "duel_games": int(duels[seat] > 0),
+        }
+        if played[seat] or any(counts.values()):
+            contributions[seat] = Contribution(
+                rounds=played[seat], points=points[seat], counts={k: v for k, v in counts.items() if v}
+            )
+    return contributions
+
+
+def think_alike_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+    """Contributions of each seat of these games, from their rounds read in one query."""
+    rows = (
+        ThinkAlikeRound.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values("game_id", "turn", "answers", "groups", "points", "duel_opponent", "duel_winner")
+    )
+    return contributions_by_game(game_ids, rows, think_alike_game_contributions)
+
+
+def think_alike_figures(totals: Totals) -> list[Figure]:
+    counts = totals.counts
+    return [
+        figure(counts, _("Answers that matched someone else's"), "matched", "answers", "answers", "rate", games="answer_games"),
+        figure(counts, _("Duels won"), "duels_won", "duels", "duels", "rate", games="duel_games"),
+    ]
+
+
+THINK_ALIKE_BOARD = rate_board(
+    slug="in_tune",
+    title=_("Most in tune"),
+    description=lazy(
+        lambda: gettext(
+            "Share of answers that matched another player's answer. At least %(answers)d answers in the period."
+        )
+        % {"answers": THINK_ALIKE_MIN_ANSWERS},
+        str,
+    )(),
+    hits="matched",
+    sample="answers",
+    minimum=THINK_ALIKE_MIN_ANSWERS,
+    value_label=_("Matched"),
+    unranked=ngettext_lazy(
+        "You are not on this board yet: it ranks players with at least %(answers)s answer in the period.",
+        "You are not on this board yet: it ranks players with at least %(answers)s answers in the period.",
+        "answers",
+    )
+    % {"answers": THINK_ALIKE_MIN_ANSWERS},
+    sample_label=_("Answers"),
+)
+
+
+
+
+THINK_ALIKE_STATS = KindStats(
+    kind="think_alike",
+    contributions=think_alike_contributions,
+    figures=think_alike_figures,
+    boards=(RATING_BOARD, WINS_BOARD, THINK_ALIKE_BOARD),
+)

@@ -1,0 +1,77 @@
+"""Drawing Think Alike's table: the circle of fields and the die."""
+
+import math
+from datetime import datetime
+
+from django import template
+
+from think_alike.engine.rules import BOARD_SIZE
+from think_alike.models import BoardField
+
+register = template.Library()
+
+RING_RADIUS = 42  # percent of the board's width, from its centre to a field's centre
+
+# Where a die face has its pips, on a 3 x 3 grid (0, 1, 2 on each axis).
+PIPS = {
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+}
+
+
+@register.filter
+def ring_at(position) -> str:
+    """The CSS placing a board position on the circle: position 0 at the top, counting clockwise."""
+    angle = 2 * math.pi * int(position) / BOARD_SIZE - math.pi / 2
+    left = 50 + RING_RADIUS * math.cos(angle)
+    top = 50 + RING_RADIUS * math.sin(angle)
+    return f"left:{left:.2f}%;top:{top:.2f}%"
+
+
+@register.filter
+def die_pips(value) -> list[tuple[int, int]]:
+    """Centres of the pips of a die face, in a 0..30 square."""
+    return [(6 + 9 * x, 6 + 9 * y) for x, y in PIPS.get(value, [])]
+
+
+@register.simple_tag
+def ring_slots(board) -> list:
+    """The board's fields by position, with None for the places a draft has not filled yet."""
+    return list(board) + [None] * (BOARD_SIZE - len(board))
+
+
+@register.filter
+def field_kind(kind: str) -> str:
+    """A field kind's name in the page's language."""
+    return BoardField.Kind(kind).label if kind in BoardField.Kind.values else kind
+
+
+@register.filter
+def field_at(board, position):
+    """The field at a board position (a view's ``board``), or None."""
+    return next((field for field in board or () if field["position"] == position), None)
+
+
+@register.filter
+def answer_numbers(count) -> range:
+    """1..count, for one input per answer a task card asks for."""
+    return range(1, (count or 0) + 1)
+
+
+@register.filter
+def names_of(usernames, names) -> list[str]:
+    """Display names for usernames (a view's ``names``)."""
+    return [names.get(username, username) for username in usernames or ()]
+
+
+@register.filter
+def parse_iso(value):
+    """An ISO 8601 date and time (as the views give them) as a datetime, for the ``date`` filter."""
+    try:
+        return datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return None
