@@ -61,7 +61,7 @@ class Turn(models.Model):
     """
 
     seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
-    # The phase as the services tell it apart: round, phase, storyteller...
+    # The phase as the services tell it apart (its kind's phase_key): round, phase, turn...
     phase_key = models.CharField(max_length=80)
     asked = models.CharField(max_length=16, blank=True)
     asked_at = models.DateTimeField()

@@ -24,7 +24,6 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from storyteller.models import Card, Deck
 
 from games.services.errors import GameError
-from .game import storyteller_cards_needed
 
 DEFAULT_DECK_SLUG = "dream"  # the illustrated deck shipped with Fabula
 
@@ -77,6 +76,15 @@ class CardImport:
 
 
 # --- choosing a deck ---------------------------------------------------------------
+
+
+def storyteller_cards_needed(seats: int) -> int:
+    """Cards a deck must hold in play to deal a game of ``seats`` players.
+
+    The engine deals every hand at the start (rules: 7 cards each with 3
+    players, 6 otherwise) and refuses a smaller deck; a test keeps the two agreeing.
+    """
+    return (7 if seats == 3 else 6) * seats
 
 
 def deck_for_new_game(*, deck: Deck | None, seats: int) -> Deck:

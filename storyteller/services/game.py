@@ -8,6 +8,8 @@ from games.services.errors import GameError, from_rule_error
 from storyteller.engine import rules as engine
 from storyteller.models import Card, CardDeal, Deck, StorytellerRound, StorytellerTableCard
 
+from .cards import deck_for_new_game
+
 TARGET_SCORE_MIN = 5
 TARGET_SCORE_MAX = 100
 
@@ -15,8 +17,6 @@ TARGET_SCORE_MAX = 100
 def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
     """A new game's options, checked: ``deck`` (a deck's id; default: the illustrated
     deck), ``target_score`` (a house rule: also end at this score, 5 to 100)."""
-    from .cards import deck_for_new_game
-
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
@@ -42,15 +42,6 @@ def storyteller_new_state(*, game: Game, seats: int, rng) -> engine.State:
         return engine.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
     except RuleError as error:
         raise from_rule_error(error) from None
-
-
-def storyteller_cards_needed(seats: int) -> int:
-    """Cards a deck must hold in play to deal a game of ``seats`` players.
-
-    The engine deals every hand at the start (rules: 7 cards each with 3
-    players, 6 otherwise) and refuses a smaller deck; a test keeps the two agreeing.
-    """
-    return (7 if seats == 3 else 6) * seats
 
 
 def storyteller_record(*, game: Game, before, after, now) -> None:

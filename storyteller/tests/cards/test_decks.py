@@ -11,7 +11,7 @@ from storyteller.models import Card
 from storyteller.services.cards import cards_restore, cards_retire, decks_set_active
 from games.services.errors import GameError
 from games.services.games import game_create
-from storyteller.services.game import storyteller_cards_needed
+from storyteller.services.cards import storyteller_cards_needed
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_step
 
