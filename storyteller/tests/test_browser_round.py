@@ -6,19 +6,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games.tests.browser import sign_up
 from games.tests.factories import deck_with_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def sign_up(page, base, username):
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", "a-Long-pass-123")
-    page.fill("#id_password2", "a-Long-pass-123")
-    page.click("button[type=submit]")
-    expect(page.get_by_role("heading", name="Your profile")).to_be_visible()
 
 
 def test_three_people_play_a_round(live_server, browser):

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from think_alike.models import BoardField
 from think_alike.tests.content import small_content
 
-from storyteller.tests.test_browser_round import sign_up
+from games.tests.browser import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
