@@ -10,6 +10,7 @@ urlpatterns = [
     path("mine/", views.mine, name="mine"),
     path("mine/fragment/", views.mine_fragment, name="mine_fragment"),
     path("new/", views.create, name="create"),
+    path("rules/", views.rules_index, name="rules_index"),
     path("rules/<str:kind>/", views.rules, name="rules"),
     path("invite/<str:code>/", views.invite, name="invite"),
     path("<int:game_id>/", views.detail, name="detail"),

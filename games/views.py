@@ -27,6 +27,12 @@ def home(request):
 
 
 @require_GET
+def rules_index(request):
+    """The rules of every game played here, one link each."""
+    return render(request, "games/rules.html", {"kinds": kinds.every()})
+
+
+@require_GET
 def rules(request, kind: str):
     game_kind = kinds.get(kind)
     if game_kind is None:

@@ -1,6 +1,8 @@
 import pytest
 from django.urls import reverse
 
+from games import kinds
+
 from games.models import Game
 
 from .factories import UserFactory, deck_with_cards, started_game
@@ -203,3 +205,11 @@ def test_my_games_counts_every_seat(client, deck):
     client.force_login(me)
     page = client.get(reverse("games:mine")).content.decode()
     assert "2 of 5 seated" in page
+
+
+def test_rules_index_links_every_kind(client):
+    page = client.get(reverse("games:rules_index")).content.decode()
+    for kind in kinds.every():
+        assert reverse("games:rules", args=[kind.slug]) in page
+        assert str(kind.label) in page
+    assert reverse("games:rules_index") in client.get(reverse("games:lobby")).content.decode()  # the nav's link
