@@ -1,7 +1,7 @@
 """Test settings: the embedded default, unless DATABASE_URL / REDIS_URL say otherwise."""
 
 from .base import *  # noqa: F401,F403
-from .base import DATABASES, VAR_DIR
+from .base import DATABASES, INSTALLED_APPS, VAR_DIR
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -10,6 +10,8 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
 MEDIA_ROOT = VAR_DIR / "test-media"
+# A third kind of game that lives only in the tests: it proves the game-kind seam.
+INSTALLED_APPS = [*INSTALLED_APPS, "games.tests.odd_one_out"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory: browser tests run a real server in another thread or process.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
