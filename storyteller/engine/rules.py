@@ -31,15 +31,19 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
+from games.engine import seats as seating
+from games.engine import serial
 from games.engine.errors import RuleError
+from games.engine.seats import ABSENT_AFTER as ABSENT_AFTER
+from games.engine.seats import MIN_SEATS as MIN_SEATS
 
 CardId = int
 
-ABSENT_AFTER = 2  # consecutive missed deadlines that mark a player absent
 CLUE_MAX_LENGTH = 200
-MIN_SEATS = 3
 MAX_SEATS = 6
-SCHEMA = 1  # version of the to_dict() layout
+# Version of the to_dict() layout. 2: Options lost "hand_size" (never set by the
+# site; schema 1 states, where it is null, still load).
+SCHEMA = 2
 
 
 class Phase(StrEnum):
@@ -59,7 +63,6 @@ class Rng(Protocol):
 
 @dataclass(frozen=True)
 class Options:
-    hand_size: int | None = None  # None: 6, or 7 with 3 players
     target_score: int | None = None  # house rule: also ends the game after the round it is reached
 
 
@@ -104,7 +107,8 @@ class State:
 
 
 def hand_size(state: State) -> int:
-    return _hand_size(state.seats, state.options)
+    """6 cards, or 7 with 3 players."""
+    return _hand_size(state.seats)
 
 
 def cards_to_submit(state: State) -> int:
@@ -112,15 +116,15 @@ def cards_to_submit(state: State) -> int:
 
 
 def is_absent(state: State, seat: int) -> bool:
-    return state.misses[seat] >= ABSENT_AFTER
+    return seating.is_absent(state.misses, seat)
 
 
 def present_seats(state: State) -> frozenset[int]:
-    return frozenset(s for s in _active(state) if not is_absent(state, s))
+    return seating.present(state.seats, state.resigned, state.misses)
 
 
 def is_paused(state: State) -> bool:
-    return state.phase != Phase.FINISHED and len(present_seats(state)) < MIN_SEATS
+    return state.phase != Phase.FINISHED and seating.too_few_present(state.seats, state.resigned, state.misses)
 
 
 def to_act(state: State) -> frozenset[int]:
@@ -140,11 +144,7 @@ def winners(state: State) -> tuple[int, ...]:
     """Once finished: the non-resigned seats with the top score (ties share)."""
     if state.phase != Phase.FINISHED:
         return ()
-    active = _active(state)
-    if not active:
-        return ()
-    top = max(state.scores[s] for s in active)
-    return tuple(s for s in active if state.scores[s] == top)
+    return seating.winners(state.scores, state.resigned)
 
 
 # --- scoring ---------------------------------------------------------------------
@@ -193,13 +193,13 @@ def new_game(
 ) -> State:
     if not _is_int(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise RuleError("bad_seats", f"A game needs {MIN_SEATS} to {MAX_SEATS} players.")
-    _check_options(options, seats)
+    _check_options(options)
     cards = list(deck)
     if not all(_is_int(card) for card in cards):
         raise RuleError("bad_deck", "Card ids must be integers.")
     if len(set(cards)) != len(cards):
         raise RuleError("bad_deck", "The deck holds the same card twice.")
-    size = _hand_size(seats, options)
+    size = _hand_size(seats)
     if len(cards) < size * seats:
         raise RuleError(
             "deck_too_small", f"The deck needs at least {size * seats} cards for this game."
@@ -255,7 +255,7 @@ def give_clue(state: State, *, seat: int, card: CardId, text: str) -> State:
         clue=clue,
         storyteller_card=card,
         hands=_without(state.hands, seat, (card,)),
-        misses=_reset_misses(state.misses, seat),
+        misses=seating.clear_misses(state.misses, seat),
     )
     # With 3 present players at least 2 of them wait to submit now, so nothing is
     # played for absent ones here and no rng is needed.
@@ -283,7 +283,7 @@ def submit_cards(state: State, *, seat: int, cards: Sequence[CardId], rng: Rng) 
     if any(card not in state.hands[seat] for card in cards):
         raise RuleError("not_in_hand", "That card is not in your hand.")
     state = _hand_in(state, seat, cards)
-    state = replace(state, misses=_reset_misses(state.misses, seat))
+    state = replace(state, misses=seating.clear_misses(state.misses, seat))
     if not to_act(state):
         state = _lay_table(state, rng)
     return _settle(state, rng)
@@ -304,7 +304,7 @@ def cast_vote(state: State, *, seat: int, position: int, rng: Rng) -> State:
     state = replace(
         state,
         votes={**state.votes, seat: position},
-        misses=_reset_misses(state.misses, seat),
+        misses=seating.clear_misses(state.misses, seat),
     )
     if not to_act(state):
         state = _finish_round(state)
@@ -328,7 +328,7 @@ def resign(state: State, *, seat: int, rng: Rng) -> State:
             state = _lay_table(state, rng)
     elif state.phase == Phase.VOTE and not to_act(state):
         state = _finish_round(state)
-    if state.phase != Phase.FINISHED and len(_active(state)) < MIN_SEATS:
+    if state.phase != Phase.FINISHED and seating.too_few_left(state.seats, state.resigned):
         state = _abandon(state)
     return _settle(state, rng)
 
@@ -340,8 +340,7 @@ def expire(state: State, *, rng: Rng) -> State:
     if is_paused(state):
         raise RuleError("paused", "The game is paused: too few players are present.")
     waiting = to_act(state)
-    misses = tuple(m + 1 if s in waiting else m for s, m in enumerate(state.misses))
-    state = replace(state, misses=misses)
+    state = replace(state, misses=seating.count_misses(state.misses, waiting))
     return _settle(_time_out(state, waiting, rng), rng)
 
 
@@ -372,84 +371,25 @@ def apply(state: State, *, seat: int, action: dict, rng: Rng) -> State:
 
 def to_dict(state: State) -> dict:
     """A JSON-safe dict (string keys) that ``from_dict`` turns back into ``state``."""
-    return {
-        "schema": SCHEMA,
-        "seats": state.seats,
-        "options": {
-            "hand_size": state.options.hand_size,
-            "target_score": state.options.target_score,
-        },
-        "round": state.round,
-        "phase": str(state.phase),
-        "storyteller": state.storyteller,
-        "clue": state.clue,
-        "storyteller_card": state.storyteller_card,
-        "draw_pile": list(state.draw_pile),
-        "discard": list(state.discard),
-        "hands": [list(hand) for hand in state.hands],
-        "submissions": {str(s): list(cards) for s, cards in state.submissions.items()},
-        "table": list(state.table),
-        "votes": {str(s): p for s, p in state.votes.items()},
-        "scores": list(state.scores),
-        "misses": list(state.misses),
-        "resigned": sorted(state.resigned),
-        "last_round": None if state.last_round is None else _round_to_dict(state.last_round),
-        "history": [_round_to_dict(result) for result in state.history],
-    }
+    return {"schema": SCHEMA, **serial.dump(state)}
 
 
-def from_dict(data: dict) -> State:
-    if data.get("schema", SCHEMA) != SCHEMA:
-        raise ValueError(f"Unknown storyteller state schema {data.get('schema')!r}")
-    options = data["options"]
-    return State(
-        seats=data["seats"],
-        options=Options(hand_size=options["hand_size"], target_score=options["target_score"]),
-        round=data["round"],
-        phase=Phase(data["phase"]),
-        storyteller=data["storyteller"],
-        clue=data["clue"],
-        storyteller_card=data["storyteller_card"],
-        draw_pile=tuple(data["draw_pile"]),
-        discard=tuple(data["discard"]),
-        hands=tuple(tuple(hand) for hand in data["hands"]),
-        submissions={int(s): tuple(cards) for s, cards in data["submissions"].items()},
-        table=tuple(data["table"]),
-        votes={int(s): p for s, p in data["votes"].items()},
-        scores=tuple(data["scores"]),
-        misses=tuple(data["misses"]),
-        resigned=frozenset(data["resigned"]),
-        last_round=None if data["last_round"] is None else _round_from_dict(data["last_round"]),
-        history=tuple(_round_from_dict(result) for result in data["history"]),
-    )
+def from_dict(data: Mapping[str, Any]) -> State:
+    """The state ``to_dict`` wrote, in this layout or an older one still in databases."""
+    data = dict(data)
+    schema = data.pop("schema", SCHEMA)
+    if schema == 1:
+        data = _from_schema_1(data)
+    elif schema != SCHEMA:
+        raise ValueError(f"Unknown storyteller state schema {schema!r}")
+    return serial.load(State, data)
 
 
-def _round_to_dict(result: RoundResult) -> dict:
-    return {
-        "round": result.round,
-        "storyteller": result.storyteller,
-        "clue": result.clue,
-        "storyteller_card": result.storyteller_card,
-        "table": list(result.table),
-        "owners": {str(card): seat for card, seat in result.owners.items()},
-        "votes": {str(seat): position for seat, position in result.votes.items()},
-        "points": {str(seat): points for seat, points in result.points.items()},
-        "skipped": result.skipped,
-    }
-
-
-def _round_from_dict(data: dict) -> RoundResult:
-    return RoundResult(
-        round=data["round"],
-        storyteller=data["storyteller"],
-        clue=data["clue"],
-        storyteller_card=data["storyteller_card"],
-        table=tuple(data["table"]),
-        owners={int(card): seat for card, seat in data["owners"].items()},
-        votes={int(seat): position for seat, position in data["votes"].items()},
-        points={int(seat): points for seat, points in data["points"].items()},
-        skipped=data["skipped"],
-    )
+def _from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
+    options = dict(data["options"])
+    if options.pop("hand_size", None) is not None:
+        raise ValueError("A storyteller state of schema 1 with a hand size cannot be read any more.")
+    return {**data, "options": options}
 
 
 # --- internals -------------------------------------------------------------------
@@ -459,9 +399,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _hand_size(seats: int, options: Options) -> int:
-    if options.hand_size is not None:
-        return options.hand_size
+def _hand_size(seats: int) -> int:
     return 7 if seats == 3 else 6
 
 
@@ -469,11 +407,7 @@ def _cards_to_submit(seats: int) -> int:
     return 2 if seats == 3 else 1
 
 
-def _check_options(options: Options, seats: int) -> None:
-    size = options.hand_size
-    # Every player must be able to hand in their cards (the storyteller one).
-    if size is not None and (not _is_int(size) or not _cards_to_submit(seats) <= size <= 20):
-        raise RuleError("bad_options", "That hand size does not work for this game.")
+def _check_options(options: Options) -> None:
     target = options.target_score
     if target is not None and (not _is_int(target) or target < 1):
         raise RuleError("bad_options", "A target score is a positive number.")
@@ -488,12 +422,8 @@ def _check_seat(state: State, seat: int) -> None:
         raise RuleError("resigned", "You have resigned from this game.")
 
 
-def _active(state: State) -> list[int]:
-    return [s for s in range(state.seats) if s not in state.resigned]
-
-
-def _reset_misses(misses: tuple[int, ...], seat: int) -> tuple[int, ...]:
-    return tuple(0 if s == seat else m for s, m in enumerate(misses))
+def _active(state: State) -> tuple[int, ...]:
+    return seating.active(state.seats, state.resigned)
 
 
 def _without(
@@ -532,9 +462,8 @@ def _time_out(state: State, waiting: frozenset[int], rng: Rng | None) -> State:
     """Settle the seats in ``waiting`` by the timeout rules (misses not counted here)."""
     if state.phase == Phase.CLUE:
         if state.storyteller is None:
-            active = _active(state)
-            present = [s for s in active if not is_absent(state, s)]
-            return replace(state, storyteller=(present or active)[0])
+            present = sorted(present_seats(state))
+            return replace(state, storyteller=(present or list(_active(state)))[0])
         return _lose_turn(state)
     if state.phase == Phase.SUBMIT:
         for seat in sorted(waiting):
@@ -556,11 +485,7 @@ def _settle(state: State, rng: Rng | None) -> State:
 
 
 def _next_storyteller(state: State) -> int:
-    for step in range(1, state.seats + 1):
-        seat = (state.storyteller + step) % state.seats
-        if seat not in state.resigned:
-            return seat
-    raise AssertionError("no player left")
+    return seating.next_active(state.storyteller, state.seats, state.resigned)
 
 
 def _record(state: State, result: RoundResult) -> State:
@@ -591,7 +516,7 @@ def _lose_turn(state: State) -> State:
         table=(),
         owners={},
         votes={},
-        points={s: 0 for s in range(state.seats)},
+        points=dict.fromkeys(range(state.seats), 0),
         skipped=True,
     )
     return _start_next_round(_record(state, result))
@@ -640,11 +565,7 @@ def _refill(state: State) -> State:
     size = hand_size(state)
     hands = [list(hand) for hand in state.hands]
     pile = list(state.draw_pile)
-    order = [
-        (state.storyteller + step) % state.seats
-        for step in range(1, state.seats + 1)
-        if (state.storyteller + step) % state.seats not in state.resigned
-    ]
+    order = seating.clockwise_after(state.storyteller, state.seats, state.resigned)
     top = 0
     dealt = True
     while dealt and top < len(pile):

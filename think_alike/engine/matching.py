@@ -40,6 +40,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from games.engine import serial
+
 LANGS = ("en", "da")
 
 # Letters with a mark that is part of the letter: kept as they are.
@@ -430,14 +432,11 @@ class Equivalences:
         return _rulings(self, same=links, apart=apart)
 
     def to_dict(self) -> dict:
-        return {"same": [list(p) for p in self.same], "apart": [list(p) for p in self.apart]}
+        return serial.dump(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Equivalences:
-        return cls(
-            same=tuple(tuple(p) for p in data["same"]),
-            apart=tuple(tuple(p) for p in data["apart"]),
-        )
+        return serial.load(cls, data)
 
 
 def _rulings(
@@ -471,11 +470,11 @@ class Group:
         return frozenset(seat for seat, _ in self.items)
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "key": self.key, "items": [list(i) for i in self.items]}
+        return serial.dump(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Group:
-        return cls(id=data["id"], key=data["key"], items=tuple(tuple(i) for i in data["items"]))
+        return serial.load(cls, data)
 
 
 def group_answers(

@@ -67,18 +67,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from think_alike.engine import matching
+from games.engine import seats as seating
+from games.engine import serial
 from games.engine.errors import RuleError
+from games.engine.seats import ABSENT_AFTER as ABSENT_AFTER
+from games.engine.seats import MIN_SEATS as MIN_SEATS
+from think_alike.engine import matching
 from think_alike.engine.matching import Equivalences, Group
 
-ABSENT_AFTER = 2  # consecutive missed deadlines that mark a player absent
-MIN_SEATS = 3
 MAX_SEATS = 10
-MIN_PRESENT = 3  # fewer present players pause the game
 BOARD_SIZE = 16
 DIE_SIDES = 6
 MAX_ANSWER_LENGTH = 60
@@ -262,15 +263,15 @@ def hint(state: State, round_: Round | None = None) -> str | None:
 
 
 def is_absent(state: State, seat: int) -> bool:
-    return state.misses[seat] >= ABSENT_AFTER
+    return seating.is_absent(state.misses, seat)
 
 
 def present_seats(state: State) -> frozenset[int]:
-    return frozenset(s for s in _active(state) if not is_absent(state, s))
+    return seating.present(state.seats, state.resigned, state.misses)
 
 
 def is_paused(state: State) -> bool:
-    return state.phase != Phase.FINISHED and len(present_seats(state)) < MIN_PRESENT
+    return state.phase != Phase.FINISHED and seating.too_few_present(state.seats, state.resigned, state.misses)
 
 
 def to_act(state: State) -> frozenset[int]:
@@ -290,11 +291,7 @@ def winners(state: State) -> tuple[int, ...]:
     """Once finished: the non-resigned seats with the top score (ties share)."""
     if state.phase != Phase.FINISHED:
         return ()
-    active = _active(state)
-    if not active:
-        return ()
-    top = max(state.scores[s] for s in active)
-    return tuple(s for s in active if state.scores[s] == top)
+    return seating.winners(state.scores, state.resigned)
 
 
 def score_groups(groups: Sequence[Group], seats: int) -> tuple[int, ...]:
@@ -511,7 +508,7 @@ def apply(
         raise RuleError("bad_action", f"A {kind} action has {', '.join(keys) or 'no fields'}.")
     state = _note_time(state, now)
     state = handler(state, seat, action, rng, now)
-    state = replace(state, misses=_with(state.misses, seat, 0))
+    state = replace(state, misses=seating.clear_misses(state.misses, seat))
     return _settle(state, rng, now)
 
 
@@ -530,7 +527,7 @@ def resign(state: State, *, seat: int, rng: Rng, now: datetime | None = None) ->
     _check_seat(state, seat)
     state = _note_time(state, now)
     state = replace(state, resigned=state.resigned | {seat})
-    if len(_active(state)) < MIN_SEATS:
+    if seating.too_few_left(state.seats, state.resigned):
         return _finish(state)
     if state.phase == Phase.DRAFT and state.drafter == seat:
         state = replace(state, drafter=_next_seat(state, seat))
@@ -842,8 +839,7 @@ def _time_out(state: State, rng: Rng, now: datetime | None) -> State:
     """Play the awaited seats by the timeout rules, counting their misses."""
     waiting = to_act(state)
     if state.phase != Phase.REVIEW:  # an unconfirmed review is no miss (see the docstring)
-        misses = tuple(m + 1 if s in waiting else m for s, m in enumerate(state.misses))
-        state = replace(state, misses=misses)
+        state = replace(state, misses=seating.count_misses(state.misses, waiting))
     if state.phase == Phase.DRAFT:
         choice = {"field": rng.choice(unused_fields(state))}
         return _place_field(state, state.drafter, choice, rng, now)
@@ -907,150 +903,15 @@ def _note_time(state: State, now: datetime | None) -> State:
 
 def to_dict(state: State) -> dict:
     """A JSON-safe dict that ``from_dict`` turns back into ``state``."""
-    opts = state.options
-    return {
-        "schema": SCHEMA,
-        "seats": state.seats,
-        "options": {
-            "stop": opts.stop,
-            "target": opts.target,
-            "count": opts.count,
-            "ends_at": opts.ends_at,
-            "board": opts.board,
-            "course": None if opts.course is None else list(opts.course),
-            "lang": opts.lang,
-        },
-        "fields": [
-            {"id": f.id, "kind": f.kind, "text": f.text, "bonus": f.bonus, "start": f.start}
-            for f in state.fields
-        ],
-        "tasks": [{"id": t.id, "text": t.text, "answers": t.answers} for t in state.tasks],
-        "phase": str(state.phase),
-        "round": state.round,
-        "scores": list(state.scores),
-        "misses": list(state.misses),
-        "resigned": sorted(state.resigned),
-        "last_round": None if state.last_round is None else _round_to_dict(state.last_round),
-        "history": [_round_to_dict(r) for r in state.history],
-        "final_round": state.final_round,
-        "start_rolls": [list(throw) for throw in state.start_rolls],
-        "starter": state.starter,
-        "board": list(state.board),
-        "token": state.token,
-        "turn": state.turn,
-        "drafter": state.drafter,
-        "pile": list(state.pile),
-        "equivalences": state.equivalences.to_dict(),
-        "current": None if state.current is None else _round_to_dict(state.current),
-    }
+    return {"schema": SCHEMA, **serial.dump(state)}
 
 
 def from_dict(data: Mapping[str, Any]) -> State:
-    if data.get("schema", SCHEMA) != SCHEMA:
-        raise ValueError(f"Unknown think-alike state schema {data.get('schema')!r}")
-    opts = data["options"]
-    return State(
-        seats=data["seats"],
-        options=Options(
-            stop=opts["stop"],
-            target=opts["target"],
-            count=opts["count"],
-            ends_at=opts["ends_at"],
-            board=opts["board"],
-            course=None if opts["course"] is None else tuple(opts["course"]),
-            lang=opts["lang"],
-        ),
-        fields=tuple(Field(**f) for f in data["fields"]),
-        tasks=tuple(Task(**t) for t in data["tasks"]),
-        phase=Phase(data["phase"]),
-        round=data["round"],
-        scores=tuple(data["scores"]),
-        misses=tuple(data["misses"]),
-        resigned=frozenset(data["resigned"]),
-        last_round=None if data["last_round"] is None else _round_from_dict(data["last_round"]),
-        history=tuple(_round_from_dict(r) for r in data["history"]),
-        final_round=data["final_round"],
-        start_rolls=tuple(tuple(throw) for throw in data["start_rolls"]),
-        starter=data["starter"],
-        board=tuple(data["board"]),
-        token=data["token"],
-        turn=data["turn"],
-        drafter=data["drafter"],
-        pile=tuple(data["pile"]),
-        equivalences=Equivalences.from_dict(data["equivalences"]),
-        current=None if data["current"] is None else _round_from_dict(data["current"]),
-    )
-
-
-def _round_to_dict(r: Round) -> dict:
-    duel = r.duel
-    return {
-        "number": r.number,
-        "turn": r.turn,
-        "start": r.start,
-        "die": r.die,
-        "direction": r.direction,
-        "landed": r.landed,
-        "swap": None if r.swap is None else list(r.swap),
-        "moved_to": r.moved_to,
-        "duel": None
-        if duel is None
-        else {
-            "challenger": duel.challenger,
-            "opponent": duel.opponent,
-            "bonus": duel.bonus,
-            "winner": duel.winner,
-        },
-        "auto": r.auto,
-        "token": r.token,
-        "field": r.field,
-        "task": r.task,
-        "answers": [None if a is None else list(a) for a in r.answers],
-        "groups": [g.to_dict() for g in r.groups],
-        "rulings": [
-            {
-                "kind": x.kind,
-                "groups": list(x.groups),
-                "result": x.result,
-                "items": [list(i) for i in x.items],
-            }
-            for x in r.rulings
-        ],
-        "next_group": r.next_group,
-        "points": None if r.points is None else list(r.points),
-    }
-
-
-def _round_from_dict(data: Mapping[str, Any]) -> Round:
-    duel = data["duel"]
-    return Round(
-        number=data["number"],
-        turn=data["turn"],
-        start=data["start"],
-        die=data["die"],
-        direction=data["direction"],
-        landed=data["landed"],
-        swap=None if data["swap"] is None else tuple(data["swap"]),
-        moved_to=data["moved_to"],
-        duel=None if duel is None else Duel(**duel),
-        auto=data["auto"],
-        token=data["token"],
-        field=data["field"],
-        task=data["task"],
-        answers=tuple(None if a is None else tuple(a) for a in data["answers"]),
-        groups=tuple(Group.from_dict(g) for g in data["groups"]),
-        rulings=tuple(
-            Ruling(
-                kind=x["kind"],
-                groups=tuple(x["groups"]),
-                result=x["result"],
-                items=tuple(tuple(i) for i in x["items"]),
-            )
-            for x in data["rulings"]
-        ),
-        next_group=data["next_group"],
-        points=None if data["points"] is None else tuple(data["points"]),
-    )
+    data = dict(data)
+    schema = data.pop("schema", SCHEMA)
+    if schema != SCHEMA:
+        raise ValueError(f"Unknown think-alike state schema {schema!r}")
+    return serial.load(State, data)
 
 
 # --- internals -------------------------------------------------------------------
@@ -1061,19 +922,15 @@ def _is_int(value: object) -> bool:
 
 
 def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _active(state: State) -> list[int]:
-    return [s for s in range(state.seats) if s not in state.resigned]
+def _active(state: State) -> tuple[int, ...]:
+    return seating.active(state.seats, state.resigned)
 
 
 def _next_seat(state: State, seat: int) -> int:
-    for step in range(1, state.seats + 1):
-        candidate = (seat + step) % state.seats
-        if candidate not in state.resigned:
-            return candidate
-    raise AssertionError("no player left")
+    return seating.next_active(seat, state.seats, state.resigned)
 
 
 def _with(values: tuple, index: int, value: Any) -> tuple:

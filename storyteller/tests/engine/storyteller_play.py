@@ -6,8 +6,8 @@ import json
 import random
 from collections import Counter
 
-from storyteller.engine import rules as st
 from games.engine.errors import RuleError
+from storyteller.engine import rules as st
 
 DECK = tuple(range(1, 85))  # the seeds' box: 84 cards
 

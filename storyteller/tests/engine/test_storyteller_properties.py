@@ -82,15 +82,14 @@ def play(state, rng, *, expire_p, resign_p, noise_p, deck, max_steps=20_000):
     expire_p=hs.sampled_from([0.0, 0.05, 0.25]),
     resign_p=hs.sampled_from([0.0, 0.0, 0.01]),
     noise_p=hs.sampled_from([0.0, 0.1]),
-    hand_size=hs.sampled_from([None, None, 3, 8]),
     target_score=hs.sampled_from([None, None, None, 10]),
 )
 def test_random_games_keep_every_invariant_to_the_end(
-    seats, seed, extra_cards, expire_p, resign_p, noise_p, hand_size, target_score
+    seats, seed, extra_cards, expire_p, resign_p, noise_p, target_score
 ):
     rng = random.Random(seed)
-    options = st.Options(hand_size=hand_size, target_score=target_score)
-    size = hand_size or (7 if seats == 3 else 6)
+    options = st.Options(target_score=target_score)
+    size = 7 if seats == 3 else 6
     deck = tuple(range(100, 100 + size * seats + extra_cards))
     state = st.new_game(seats=seats, deck=deck, rng=rng, options=options)
     final = play(
