@@ -18,8 +18,8 @@ class Period(models.TextChoices):
 class GameRecord(models.Model):
     """One player's result in one finished game, and what it added to their figures.
 
-    ``counts`` holds the counters of the game's kind (for Storyteller: clues judged,
-    just-right clues, votes, finds, decoys, votes on decoys); the rating columns
+    ``counts`` holds the counters of the game's kind (its ``KindStats`` names them:
+    clues judged, votes, finds, answers matched...); the rating columns
     are the player's OpenSkill rating before and after this game, so a rating can be
     replayed from any game on.
     """

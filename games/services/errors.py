@@ -51,7 +51,7 @@ MESSAGES = {
     "deck_too_small": _("This deck has too few cards for this many players."),
     "paused": _("The game is paused until enough players are back."),
     "stale": _("The game has moved on since you loaded the page; look again and retry."),
-    # Think Alike
+    # The board, task cards and answers
     "bad_seats": _("This game is for 3 to 10 players."),
     "bad_options": _("These game options are not valid."),
     "bad_fields": _("There are not enough board fields in play for a board of 16."),

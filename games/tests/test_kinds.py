@@ -1,0 +1,214 @@
+"""The registry of kinds of game and its system check; the core names no game."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.core import checks
+from django.core.management import call_command
+from django.utils.translation import gettext_lazy as _
+
+import games
+from games import kinds
+from games.kinds import GameKind, KindTemplates
+from games.models import Game
+from games.tests.factories import UserFactory
+from games.tests.odd_one_out.engine import rules as odd_engine
+from games.tests.odd_one_out.kind import KIND as ODD
+
+ROOT = Path(games.__file__).resolve().parent.parent
+
+GOOD_TEMPLATES = ODD.templates
+
+
+def make_kind(slug="broken_kind", **attributes) -> GameKind:
+    """A kind of game made for one test: complete unless ``attributes`` say otherwise."""
+    base = {
+        "slug": slug,
+        "label": _("Broken"),
+        "engine": odd_engine,
+        "templates": GOOD_TEMPLATES,
+        "new_state": lambda self, **kw: None,
+        "view": lambda self, **kw: {},
+        "options_form": lambda self, data=None, **kw: None,
+    }
+    return type("TestKind", (GameKind,), base | attributes)()
+
+
+@pytest.fixture
+def registered():
+    """``registered(kind)`` adds a kind for one test; the registry is as it was afterwards."""
+    before = dict(kinds._KINDS)
+    yield kinds.register
+    kinds._KINDS.clear()
+    kinds._KINDS.update(before)
+
+
+def errors_about(kind) -> list[checks.CheckMessage]:
+    return [error for error in kinds.check_kinds() if repr(kind) in error.msg]
+
+
+def test_every_installed_kind_passes_the_check():
+    assert kinds.check_kinds() == []
+    call_command("check")  # raises SystemCheckError on an error
+
+
+def test_the_registry_holds_the_installed_kinds_in_order():
+    slugs = [kind.slug for kind in kinds.every()]
+    assert "odd_one_out" in slugs and len(slugs) == len(set(slugs)) >= 3
+    assert kinds.choices() == [(kind.slug, kind.label) for kind in kinds.every()]
+    assert all(kinds.get(slug).slug == slug for slug in slugs)
+    assert kinds.get("no_such_game") is None
+
+
+def test_a_complete_kind_registers_and_passes(registered):
+    kind = registered(make_kind())
+    assert kinds.get("broken_kind") is kind and kinds.every()[-1] is kind
+    assert errors_about(kind) == []
+
+
+def test_a_kind_missing_a_template_is_reported(registered):
+    templates = KindTemplates(**(vars(GOOD_TEMPLATES) | {"reveal": "no_such_kind/partials/reveal.html"}))
+    kind = registered(make_kind(templates=templates))
+    [error] = errors_about(kind)
+    assert error.id == "games.E005"
+    assert "reveal" in error.msg and "no_such_kind/partials/reveal.html" in error.msg
+
+
+def test_an_optional_template_left_empty_is_not_reported(registered):
+    kind = registered(make_kind(templates=KindTemplates(**(vars(GOOD_TEMPLATES) | {"head": "", "replay": ""}))))
+    assert errors_about(kind) == []
+
+
+@pytest.mark.parametrize("hook", ["new_state", "view", "options_form"])
+def test_a_kind_missing_a_hook_is_reported(registered, hook):
+    kind_class = type(make_kind())
+    delattr(kind_class, hook)  # back to GameKind's, which only raises
+    kind = registered(kind_class())
+    [error] = errors_about(kind)
+    assert error.id == "games.E004" and hook in error.msg
+
+
+@pytest.mark.parametrize("attribute", ["engine", "templates", "label"])
+def test_a_kind_missing_an_attribute_is_reported(registered, attribute):
+    kind_class = type(make_kind())
+    delattr(kind_class, attribute)
+    kind = registered(kind_class())
+    assert "games.E002" in {error.id for error in errors_about(kind)}
+
+
+def test_a_kind_with_more_seats_at_least_than_at_most_is_reported(registered):
+    kind = registered(make_kind(min_seats=5, max_seats=4))
+    assert [error.id for error in errors_about(kind)] == ["games.E003"]
+
+
+def test_the_check_runs_with_the_system_checks(registered):
+    registered(make_kind(templates=KindTemplates(**(vars(GOOD_TEMPLATES) | {"play": "nowhere.html"}))))
+    with pytest.raises(Exception, match="nowhere.html"):
+        call_command("check")
+
+
+def test_no_kind_at_all_is_reported(monkeypatch):
+    monkeypatch.setattr(kinds, "_KINDS", {})
+    assert [error.id for error in kinds.check_kinds()] == ["games.E001"]
+
+
+def test_two_kinds_with_one_slug_fail(registered):
+    first = registered(make_kind(slug="twin"))
+    with pytest.raises(ValueError, match="twin"):
+        registered(make_kind(slug="twin"))
+    assert kinds.get("twin") is first
+    with pytest.raises(ValueError, match="odd_one_out"):
+        registered(make_kind(slug="odd_one_out"))
+    assert kinds.get("odd_one_out") is ODD
+
+
+def test_registering_the_same_kind_again_changes_nothing():
+    assert kinds.register(ODD) is ODD
+    assert [kind.slug for kind in kinds.every()].count("odd_one_out") == 1
+
+
+def test_unregister_takes_a_kind_out(registered):
+    registered(make_kind(slug="passing"))
+    kinds.unregister("passing")
+    assert kinds.get("passing") is None
+    kinds.unregister("passing")  # twice: nothing to take
+
+
+@pytest.mark.django_db
+def test_a_game_knows_its_kind():
+    game = Game(kind="odd_one_out", max_seats=3, phase_seconds=60, creator=UserFactory())
+    assert game.game_kind is ODD
+    assert str(game) == "Odd one out #None"
+    game.kind = "gone"
+    with pytest.raises(LookupError, match="gone"):
+        assert not game.game_kind
+
+
+@pytest.mark.django_db
+def test_the_kind_field_takes_the_registered_kinds():
+    field = Game._meta.get_field("kind")
+    assert [slug for slug, _label in field.choices] == [kind.slug for kind in kinds.every()]
+
+
+# --- the core names no game -----------------------------------------------------------
+
+GAME_NAMES = re.compile(r"storyteller|think[ _-]?alike", re.IGNORECASE)
+CORE_APPS = ["games", "stats", "notifications", "accounts"]
+# Files whose comments or docstrings still name a game while their owners rework them
+# (the API's schemas and the kind protocol): this test fails once they name none, so
+# that whoever cleans them takes them off this list.
+PENDING = {"games/api/games.py", "games/api/schemas.py", "games/kinds.py"}
+
+
+def core_python_files() -> list[Path]:
+    files = []
+    for app in CORE_APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            parts = path.relative_to(ROOT).parts
+            if "tests" in parts or "migrations" in parts:
+                continue
+            files.append(path)
+    return files
+
+
+def naming_lines(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for n, line in enumerate(text.splitlines(), 1)
+        if GAME_NAMES.search(line)
+    ]
+
+
+def test_the_scan_sees_the_core_and_would_see_a_name():
+    names = {str(path.relative_to(ROOT)) for path in core_python_files()}
+    assert {
+        "games/services/games.py",
+        "games/kinds.py",
+        "stats/services.py",
+        "notifications/services.py",
+        "accounts/models.py",
+    } <= names
+    assert not any("/tests/" in name or "/migrations/" in name for name in names)
+    assert GAME_NAMES.search("a game of Think Alike") and GAME_NAMES.search("from think_alike import x")
+    assert GAME_NAMES.search("class ThinkAlikeKind") and GAME_NAMES.search("# the Storyteller's card")
+
+
+def test_no_python_file_of_the_core_names_a_game():
+    """Code, comments and docstrings alike (issue 11: "no Python file ... names either game")."""
+    found = [
+        line
+        for path in core_python_files()
+        if str(path.relative_to(ROOT)) not in PENDING
+        for line in naming_lines(path)
+    ]
+    assert found == []
+
+
+@pytest.mark.xfail(strict=True, reason="docstrings of the API and the kind protocol still name the games")
+def test_the_files_being_reworked_name_no_game_either():
+    found = [
+        line for path in core_python_files() if str(path.relative_to(ROOT)) in PENDING for line in naming_lines(path)
+    ]
+    assert found == []
