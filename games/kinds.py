@@ -121,6 +121,11 @@ class GameKind:
     def expire(self, state: Any, *, rng: random.Random, now: datetime) -> Any:
         return self.engine.expire(state, rng=rng, **({"now": now} if self.timed else {}))
 
+    def sample_action(self, state: Any, *, seat: int, rng: random.Random) -> dict | None:
+        """A legal action of ``seat`` in ``state``, drawn with ``rng`` (pure): random play in the
+        conformance test (``games/tests/test_conformance.py``), bots. None: nothing to offer, a deadline decides."""
+        return None
+
     def phase_key(self, state: Any) -> tuple:
         """What tells this phase apart from every other of the game: a new key, a new deadline."""
         return (state.round, str(state.phase))
