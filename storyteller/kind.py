@@ -99,7 +99,7 @@ class StorytellerKind(GameKind):
         return [result.round for result in after.history[done:] if not result.skipped]
 
     def replay(self, *, game, seats):
-        from .selectors import storyteller_replay
+        from .replay import storyteller_replay
 
         return storyteller_replay(game=game, seats=seats)
 

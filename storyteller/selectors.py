@@ -7,10 +7,10 @@ of a revealed round.
 
 from storyteller.engine import rules as engine
 from games.models import Game, Seat
-from storyteller.models import Card, StorytellerRound
+from storyteller.models import Card
 
 from games.selectors.common import (
-    replay_players, replay_standings, seat_of, usernames, view_base, view_finish, view_waiting,
+    seat_of, usernames, view_base, view_finish, view_waiting,
 )
 
 
@@ -107,64 +107,3 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     if state.phase == engine.Phase.FINISHED:
         view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
     return view
-
-
-def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
-    """Every revealed round of a Storyteller game, as it happened: one query for the rounds, one for the cards."""
-    players = replay_players(seats)
-    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
-
-    def player(position):
-        return players.get(position, unknown)
-
-    rounds = list(
-        StorytellerRound.objects.filter(game=game)
-        .order_by("number")
-        .values("number", "storyteller", "clue", "skipped", "table", "points", "scores_after")
-    )
-    card_ids = {entry["card"] for round_ in rounds for entry in round_["table"]}
-    cards = Card.objects.in_bulk(card_ids) if card_ids else {}
-    replay = []
-    for round_ in rounds:
-        storyteller = round_["storyteller"]
-        table = []
-        votes = found = 0
-        for entry in round_["table"]:
-            is_storytellers = entry["owner"] == storyteller
-            votes += len(entry["voters"])
-            if is_storytellers:
-                found = len(entry["voters"])
-            table.append(
-                _card(cards.get(entry["card"]), entry["card"])
-                | {
-                    "position": entry["position"],
-                    "owner": player(entry["owner"]),
-                    "voters": [player(voter) for voter in entry["voters"]],
-                    "is_storytellers": is_storytellers,
-                }
-            )
-        if round_["skipped"]:
-            outcome = "skipped"
-        elif not votes:
-            outcome = "no_votes"
-        elif found == votes:
-            outcome = "all_found"
-        elif found == 0:
-            outcome = "none_found"
-        else:
-            outcome = "just_right"
-        replay.append(
-            {
-                "number": round_["number"],
-                "storyteller": player(storyteller),
-                "clue": round_["clue"],
-                "outcome": outcome,
-                "votes": votes,
-                "found": found,
-                "table": table,
-                "standings": replay_standings(round_, player),
-            }
-        )
-    for before, after in zip(replay, replay[1:]):
-        before["next"], after["previous"] = after["number"], before["number"]
-    return {"game": game, "players": list(players.values()), "rounds": replay}

@@ -8,9 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from stats.kinds import (
-    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, contributions_by_game, figure, rate_board,
+    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, figure, rate_board,
 )
-from storyteller.models import StorytellerRound
+from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
 
 STORYTELLER_MIN_TURNS = 10
 
@@ -18,8 +18,9 @@ STORYTELLER_MIN_TURNS = 10
 def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contribution]:
     """Each seat's contribution from one game's revealed rounds, in order.
 
-    A round is a StorytellerRound's values: ``storyteller``, ``skipped``, ``table``
-    ([{position, card, owner, voters}]) and ``points`` ({seat: points}, keys as strings).
+    A round (``storyteller_rounds_read``): ``storyteller`` (a seat position),
+    ``skipped``, ``table`` ([{owner, voters, is_storyteller_card}], seats as
+    positions) and ``points`` ({seat: points}).
 
     - A seat played a round if it told, had a card on the table or voted; a
       storyteller who lost the turn played it too (and scored nothing).
@@ -37,10 +38,8 @@ def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
     clues, just_right, guesses, found, decoys, decoy_votes = ([0] * SEATS for _ in range(6))
     for round_ in rounds:
         storyteller = round_["storyteller"]
-        if round_["skipped"]:
-            seats = {storyteller}
-        else:
-            seats = {storyteller}
+        seats = {storyteller}
+        if not round_["skipped"]:
             votes = finders = 0
             told = False
             for entry in round_["table"]:
@@ -50,7 +49,7 @@ def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
                 votes += len(voters)
                 for voter in voters:
                     guesses[voter] += 1
-                if owner == storyteller and not told:
+                if entry["is_storyteller_card"]:
                     told = True
                     finders = len(voters)
                     for voter in voters:
@@ -65,7 +64,7 @@ def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
         round_points = round_["points"]
         for seat in seats:
             played[seat] += 1
-            points[seat] += round_points.get(str(seat), 0)
+            points[seat] += round_points.get(seat, 0)
     contributions = {}
     for seat in range(SEATS):
         counts = {
@@ -81,14 +80,50 @@ def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
     return contributions
 
 
-def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
-    """Contributions of each seat of these games, from their rounds read in one query."""
-    rows = (
+def storyteller_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
+    """The revealed rounds of these games, in order, as ``storyteller_game_contributions`` reads them.
+
+    Four queries, whatever the number of games and rounds: rounds, table cards,
+    votes, scores (seats as positions, joined in the database).
+    """
+    rounds: dict[int, dict] = {}
+    by_game: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
+    for round_id, game_id, storyteller, skipped in (
         StorytellerRound.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "number")
-        .values("game_id", "storyteller", "skipped", "table", "points")
-    )
-    return contributions_by_game(game_ids, rows, storyteller_game_contributions)
+        .values_list("id", "game_id", "storyteller", "skipped")
+    ):
+        round_ = {"storyteller": storyteller, "skipped": skipped, "table": [], "points": {}}
+        rounds[round_id] = round_
+        by_game[game_id].append(round_)
+    table_cards: dict[int, dict] = {}
+    for card_id, round_id, owner, is_storyteller_card in (
+        StorytellerTableCard.objects.filter(round__game_id__in=game_ids)
+        .order_by("round_id", "position")
+        .values_list("id", "round_id", "owner__position", "is_storyteller_card")
+    ):
+        entry = {"owner": owner, "voters": [], "is_storyteller_card": is_storyteller_card}
+        table_cards[card_id] = entry
+        rounds[round_id]["table"].append(entry)
+    for card_id, voter in (
+        StorytellerVote.objects.filter(round__game_id__in=game_ids)
+        .order_by("voter__position")
+        .values_list("table_card_id", "voter__position")
+    ):
+        table_cards[card_id]["voters"].append(voter)
+    for round_id, seat, gained in StorytellerRoundScore.objects.filter(round__game_id__in=game_ids).values_list(
+        "round_id", "seat__position", "points"
+    ):
+        rounds[round_id]["points"][seat] = gained
+    return by_game
+
+
+def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+    """Contributions of each seat of these games, from their round rows (four queries)."""
+    return {
+        game_id: storyteller_game_contributions(rounds) if rounds else {}
+        for game_id, rounds in storyteller_rounds_read(game_ids).items()
+    }
 
 
 def storyteller_figures(totals: Totals) -> list[Figure]:

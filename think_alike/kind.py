@@ -125,7 +125,7 @@ class ThinkAlikeKind(GameKind):
         return [played.number for played in after.history[done:]]
 
     def replay(self, *, game, seats):
-        from .selectors import think_alike_replay
+        from .replay import think_alike_replay
 
         return think_alike_replay(game=game, seats=seats)
 

@@ -100,12 +100,13 @@ class BoardField(models.Model):
 class ThinkAlikeRound(models.Model):
     """One scored round of Think Alike, kept for replays and statistics.
 
-    Seats are positions; ``answers``, ``points`` and ``scores_after`` map a seat
-    (as a string) to its answers (a list of texts, or None: no answer in time), its
-    points this round (duel bonus included) and its score after it. ``groups`` are
-    the final groups, the turn holder's merges and splits applied:
-    ``[{"id", "key", "items": [[seat, index], ...]}]``; ``rulings`` the merges and
-    splits as they were made: ``[{"kind", "groups", "result", "items"}]``.
+    Seats are positions (``turn``, ``moved_to``, ``duel_*``). What everyone wrote and
+    scored are rows beside it: ``answer_rows`` (``ThinkAlikeAnswer``), ``group_rows``
+    (the final groups, the turn holder's merges and splits applied), ``ruling_rows``
+    and ``scores`` (each seat's points and score after the round). The JSON columns
+    ``answers``, ``groups``, ``rulings``, ``points`` and ``scores_after`` are the
+    record of before the rows: still written, read by nothing; a later migration may
+    drop them.
     """
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="think_alike_rounds")
@@ -139,3 +140,117 @@ class ThinkAlikeRound(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} round {self.number}"
+
+
+class ThinkAlikeGroup(models.Model):
+    """A final group of a scored round: answers that counted as the same.
+
+    ``number`` is the engine's group id in the round; ``key`` the normalised text
+    that named it. Its answers are its ``answers`` (``ThinkAlikeAnswer.group``).
+    """
+
+    round = models.ForeignKey(
+        ThinkAlikeRound, on_delete=models.CASCADE, related_name="group_rows", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(_("group"))
+    key = models.CharField(_("key"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("Think Alike answer group")
+        verbose_name_plural = _("Think Alike answer groups")
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="think_alike_group_once")]
+
+    def __str__(self) -> str:
+        return f"{self.round} group {self.number}"
+
+
+class ThinkAlikeAnswer(models.Model):
+    """One answer a seat wrote in a scored round (``index`` from 0 on cards asking for more).
+
+    A blank answer is kept, in no group; a seat that gave no answer in time has no
+    rows (its ``ThinkAlikeRoundScore.answered`` is false).
+    """
+
+    round = models.ForeignKey(
+        ThinkAlikeRound, on_delete=models.CASCADE, related_name="answer_rows", verbose_name=_("round")
+    )
+    seat = models.ForeignKey(
+        "games.Seat", on_delete=models.CASCADE, related_name="think_alike_answers", verbose_name=_("seat")
+    )
+    index = models.PositiveSmallIntegerField(_("answer number"), help_text=_("From 0."))
+    text = models.CharField(_("text"), max_length=TEXT_MAX_LENGTH, blank=True)
+    group = models.ForeignKey(
+        ThinkAlikeGroup, on_delete=models.CASCADE, null=True, blank=True, related_name="answers",
+        verbose_name=_("group"),
+    )
+
+    class Meta:
+        ordering = ["round", "seat", "index"]
+        verbose_name = _("Think Alike answer")
+        verbose_name_plural = _("Think Alike answers")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat", "index"], name="think_alike_answer_once"),
+            models.CheckConstraint(condition=Q(index__lt=MAX_ANSWERS), name="think_alike_answer_index_in_range"),
+            models.CheckConstraint(condition=~Q(text="") | Q(group__isnull=True), name="think_alike_blank_in_no_group"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ThinkAlikeRuling(models.Model):
+    """A merge or a split the turn holder made in review, in the order made.
+
+    ``groups``: the group ids merged, or the one split; ``result``: the merged
+    group's id, or the new group's; ``items``: a split's moved answers, [[seat, index]].
+    """
+
+    class Kind(models.TextChoices):
+        MERGE = "merge", _("Merge")
+        SPLIT = "split", _("Split")
+
+    round = models.ForeignKey(
+        ThinkAlikeRound, on_delete=models.CASCADE, related_name="ruling_rows", verbose_name=_("round")
+    )
+    order = models.PositiveSmallIntegerField(_("order"))
+    kind = models.CharField(_("kind"), max_length=5, choices=Kind.choices)
+    groups = models.JSONField(_("groups"), default=list)
+    result = models.PositiveSmallIntegerField(_("resulting group"))
+    items = models.JSONField(_("answers moved"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["round", "order"]
+        verbose_name = _("Think Alike ruling")
+        verbose_name_plural = _("Think Alike rulings")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "order"], name="think_alike_ruling_once"),
+            models.CheckConstraint(condition=Q(kind__in=["merge", "split"]), name="think_alike_ruling_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.kind}"
+
+
+class ThinkAlikeRoundScore(models.Model):
+    """A seat's points in a scored round (duel bonus included, 0 too) and its score after it."""
+
+    round = models.ForeignKey(ThinkAlikeRound, on_delete=models.CASCADE, related_name="scores", verbose_name=_("round"))
+    seat = models.ForeignKey(
+        "games.Seat", on_delete=models.CASCADE, related_name="think_alike_scores", verbose_name=_("seat")
+    )
+    answered = models.BooleanField(_("answered"), help_text=_("False: no answer in time."))
+    points = models.PositiveSmallIntegerField(_("points"))
+    score_after = models.PositiveIntegerField(_("score after the round"))
+
+    class Meta:
+        ordering = ["round", "seat"]
+        verbose_name = _("Think Alike round score")
+        verbose_name_plural = _("Think Alike round scores")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="think_alike_score_once_per_seat"),
+            models.CheckConstraint(condition=Q(points__lte=models.F("score_after")), name="think_alike_score_within"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.seat_id}: {self.points}"

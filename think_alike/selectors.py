@@ -10,11 +10,11 @@ made, the merges) is seen by all, as at a real table.
 from think_alike.engine import rules as engine
 from think_alike.engine.matching import Group
 from games.models import Game, Seat
-from think_alike.models import BoardField, ThinkAlikeRound
+from think_alike.models import BoardField
 from think_alike.services.game import landed_kind
 
 from games.selectors.common import (
-    replay_players, replay_standings, seat_of, usernames, view_base, view_finish, view_waiting,
+    seat_of, usernames, view_base, view_finish, view_waiting,
 )
 
 SETUP_PHASES = {str(phase) for phase in engine.TURN_HOLDER_PHASES}
@@ -260,60 +260,3 @@ def think_alike_fields(*, lang: str) -> list[dict]:
         {"id": str(f.pk), "kind": f.kind, "text": f.text(lang), "bonus": f.bonus, "start": f.is_start}
         for f in BoardField.objects.in_play().order_by("-is_start", "kind", "pk")
     ]
-
-
-def think_alike_replay(*, game: Game, seats: list[Seat]) -> dict:
-    """Every scored round of a Think Alike game: one query; field texts come from the game's own state."""
-    players = replay_players(seats)
-    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
-
-    def player(position):
-        return players.get(position, unknown)
-
-    fields = {f["id"]: f["text"] for f in (game.state or {}).get("fields", [])}
-    replay = []
-    for round_ in ThinkAlikeRound.objects.filter(game=game).order_by("number").values():
-        answers = round_["answers"]
-        groups = []
-        for group in round_["groups"]:
-            in_group = sorted({seat for seat, _index in group["items"]})
-            groups.append(
-                {
-                    "answers": [
-                        {"player": player(seat), "text": answers[str(seat)][index]} for seat, index in group["items"]
-                    ],
-                    "points_each": len(in_group) - 1,
-                }
-            )
-        swap = round_["swap"]
-        turn = round_["turn"]
-        opponent, winner = round_["duel_opponent"], round_["duel_winner"]
-        replay.append(
-            {
-                "number": round_["number"],
-                "turn": player(turn),
-                "task": round_["task_text"],
-                "hint": round_["hint"],
-                "die": round_["die"],
-                "direction": round_["direction"],
-                "landed_kind": round_["landed_kind"],
-                "auto": round_["auto"],
-                "swap": {"removed": fields.get(swap[0], "?"), "added": fields.get(swap[1], "?")} if swap else None,
-                "duel": None
-                if opponent is None
-                else {
-                    "challenger": player(turn),
-                    "opponent": player(opponent),
-                    "bonus": round_["duel_bonus"],
-                    "winner": player(winner) if winner is not None else None,
-                },
-                "groups": groups,
-                "merges": sum(1 for ruling in round_["rulings"] if ruling["kind"] == "merge"),
-                "splits": sum(1 for ruling in round_["rulings"] if ruling["kind"] == "split"),
-                "no_answer": [player(int(seat)) for seat, given in answers.items() if given is None],
-                "standings": replay_standings(round_, player),
-            }
-        )
-    for before, after in zip(replay, replay[1:]):
-        before["next"], after["previous"] = after["number"], before["number"]
-    return {"game": game, "players": list(players.values()), "rounds": replay}

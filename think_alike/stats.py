@@ -8,9 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from stats.kinds import (
-    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, contributions_by_game, figure, rate_board,
+    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, figure, rate_board,
 )
-from think_alike.models import ThinkAlikeRound
+from think_alike.models import ThinkAlikeAnswer, ThinkAlikeRound, ThinkAlikeRoundScore
 
 THINK_ALIKE_MIN_ANSWERS = 20
 
@@ -18,9 +18,10 @@ THINK_ALIKE_MIN_ANSWERS = 20
 def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contribution]:
     """Each seat's contribution from one game's scored rounds, in order.
 
-    A round is a ThinkAlikeRound's values: ``turn``, ``answers`` ({seat: [texts] or
-    None}), ``groups`` ([{items: [[seat, index]]}]), ``points`` ({seat: points}),
-    ``duel_opponent``, ``duel_winner`` (keys as strings where they are seats).
+    A round (``think_alike_rounds_read``): ``turn``, ``answered`` (the seats that
+    answered in time), ``groups`` (per final group, the seat of each of its
+    answers), ``points`` ({seat: points}), ``duel_opponent``, ``duel_winner``
+    (seats as positions).
 
     - A seat played a round if it answered or held the turn.
     - An answer is one of a seat's non-blank answers (blank ones are in no group);
@@ -32,10 +33,10 @@ def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
     played, points = [0] * SEATS, [0] * SEATS
     answers, matched, duels, duels_won = ([0] * SEATS for _ in range(4))
     for round_ in rounds:
-        seats = {round_["turn"]} | {int(seat) for seat, given in round_["answers"].items() if given is not None}
+        seats = {round_["turn"], *round_["answered"]}
         for group in round_["groups"]:
-            in_group = {seat for seat, _index in group["items"]}
-            for seat, _index in group["items"]:
+            in_group = set(group)
+            for seat in group:
                 answers[seat] += 1
                 if len(in_group) > 1:
                     matched[seat] += 1
@@ -47,7 +48,7 @@ def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
         round_points = round_["points"]
         for seat in seats:
             played[seat] += 1
-            points[seat] += round_points.get(str(seat), 0)
+            points[seat] += round_points.get(seat, 0)
     contributions = {}
     for seat in range(SEATS):
         counts = {
@@ -61,14 +62,48 @@ def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
     return contributions
 
 
-def think_alike_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
-    """Contributions of each seat of these games, from their rounds read in one query."""
-    rows = (
+def think_alike_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
+    """The scored rounds of these games, in order, as ``think_alike_game_contributions`` reads them.
+
+    Three queries, whatever the number of games and rounds: rounds, grouped
+    answers, scores (seats as positions, joined in the database).
+    """
+    rounds: dict[int, dict] = {}
+    by_game: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
+    for round_id, game_id, turn, opponent, winner in (
         ThinkAlikeRound.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "number")
-        .values("game_id", "turn", "answers", "groups", "points", "duel_opponent", "duel_winner")
-    )
-    return contributions_by_game(game_ids, rows, think_alike_game_contributions)
+        .values_list("id", "game_id", "turn", "duel_opponent", "duel_winner")
+    ):
+        round_ = {
+            "turn": turn, "answered": [], "groups": {}, "points": {}, "duel_opponent": opponent, "duel_winner": winner,
+        }
+        rounds[round_id] = round_
+        by_game[game_id].append(round_)
+    for round_id, group_id, seat in (
+        ThinkAlikeAnswer.objects.filter(round__game_id__in=game_ids, group__isnull=False)
+        .order_by("group_id", "seat__position", "index")
+        .values_list("round_id", "group_id", "seat__position")
+    ):
+        rounds[round_id]["groups"].setdefault(group_id, []).append(seat)
+    for round_id, seat, answered, gained in ThinkAlikeRoundScore.objects.filter(
+        round__game_id__in=game_ids
+    ).values_list("round_id", "seat__position", "answered", "points"):
+        round_ = rounds[round_id]
+        round_["points"][seat] = gained
+        if answered:
+            round_["answered"].append(seat)
+    for round_ in rounds.values():
+        round_["groups"] = list(round_["groups"].values())
+    return by_game
+
+
+def think_alike_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+    """Contributions of each seat of these games, from their round rows (three queries)."""
+    return {
+        game_id: think_alike_game_contributions(rounds) if rounds else {}
+        for game_id, rounds in think_alike_rounds_read(game_ids).items()
+    }
 
 
 def think_alike_figures(totals: Totals) -> list[Figure]:

@@ -6,7 +6,18 @@ from django.utils import timezone
 
 from storyteller.engine import rules as engine
 from games.models import Game, Seat
-from storyteller.models import Card, StorytellerRound
+from storyteller.models import (
+    Card, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote,
+)
+
+FACTORY_CARDS = 12  # more than any table holds: the cards of a game without a deck cycle through them
+
+
+def _factory_cards() -> list[int]:
+    deck, _ = Deck.objects.get_or_create(slug="stats-factory", defaults={"name": "Stats factory"})
+    have = Card.objects.filter(deck=deck).count()
+    Card.objects.bulk_create(Card(deck=deck, alt_text=f"Card {n}") for n in range(have, FACTORY_CARDS))
+    return list(Card.objects.filter(deck=deck).order_by("pk").values_list("pk", flat=True))
 
 
 def story_round(storyteller: int, clue: str, table: list[tuple[int, list[int]]], *, skipped: bool = False) -> dict:
@@ -26,10 +37,12 @@ def finished_game(
     """A finished Storyteller game whose rounds are scored by the engine's own rule (``score_round``).
 
     Cards on the table are the deck's cards in order (when a deck is given), else
-    made-up ids.
+    a factory deck's. Writes the rows ``storyteller_record`` writes: rounds, table
+    cards, votes, scores (and the rounds' JSON record of before the rows).
     """
     finished_at = finished_at or timezone.now()
     cards = list(Card.objects.filter(deck=deck).order_by("pk").values_list("pk", flat=True)) if deck else []
+    cards = cards or _factory_cards()
     game = Game.objects.create(
         kind="storyteller",
         status=Game.Status.FINISHED,
@@ -54,7 +67,7 @@ def finished_game(
             owners_by_position, votes = {}, {}
             storyteller_position = None
             for position, (owner, voters) in enumerate(spec["table"], start=1):
-                card = cards[next_card % len(cards)] if cards else 1000 + next_card
+                card = cards[next_card % len(cards)]
                 next_card += 1
                 table.append({"position": position, "card": card, "owner": owner, "voters": list(voters)})
                 owners_by_position[position] = owner
@@ -86,10 +99,9 @@ def finished_game(
                 revealed_at=finished_at - timedelta(minutes=len(rounds) - number),
             )
         )
-    StorytellerRound.objects.bulk_create(rows)
     present = [seat for seat in range(len(users)) if seat not in resigned]
     top = max(scores[seat] for seat in present)
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         Seat(
             game=game,
             user=user,
@@ -99,5 +111,34 @@ def finished_game(
             is_winner=seat in present and scores[seat] == top,
         )
         for seat, user in enumerate(users)
+    )
+    seat_ids = {seat.position: seat.pk for seat in seats}
+    for row in rows:
+        row.storyteller_seat_id = seat_ids[row.storyteller]
+    StorytellerRound.objects.bulk_create(rows)
+    laid = StorytellerTableCard.objects.bulk_create(
+        StorytellerTableCard(
+            round=row,
+            card_id=entry["card"],
+            owner_id=seat_ids[entry["owner"]],
+            position=entry["position"],
+            is_storyteller_card=entry["owner"] == row.storyteller,
+            votes=len(entry["voters"]),
+            votes_cast=sum(len(other["voters"]) for other in row.table),
+        )
+        for row in rows
+        for entry in row.table
+    )
+    by_position = {(card.round_id, card.position): card for card in laid}
+    StorytellerVote.objects.bulk_create(
+        StorytellerVote(round=row, voter_id=seat_ids[voter], table_card=by_position[(row.pk, entry["position"])])
+        for row in rows
+        for entry in row.table
+        for voter in entry["voters"]
+    )
+    StorytellerRoundScore.objects.bulk_create(
+        StorytellerRoundScore(round=row, seat_id=seat_ids[int(seat)], points=row.points[seat], score_after=score)
+        for row in rows
+        for seat, score in row.scores_after.items()
     )
     return game

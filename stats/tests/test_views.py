@@ -115,15 +115,15 @@ class TestReplay:
         for card in Card.objects.filter(pk__in=secret):
             assert card.image.url not in page
         revealed = game.storyteller_rounds.get()
-        for entry in revealed.table:
-            assert Card.objects.get(pk=entry["card"]).image.url in page
+        for laid in revealed.table_cards.select_related("card"):
+            assert laid.card.image.url in page
 
     def test_queries_do_not_grow_with_rounds(self, client, people):
         short = finished_game(people[:3], GAME_2)
         long = finished_game(people, GAME_1 * 5)
         few, _ = queries(client, reverse("stats:replay", args=[short.pk]))
         many, _ = queries(client, reverse("stats:replay", args=[long.pk]))
-        assert few == many <= 4  # game, seats, rounds, cards
+        assert few == many <= 6  # game, seats, rounds, table cards (with their pictures), votes, scores
 
     def test_unknown_game_is_404(self, client):
         assert client.get(reverse("stats:replay", args=[987654])).status_code == 404

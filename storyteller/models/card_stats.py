@@ -28,11 +28,14 @@ class CardDeal(models.Model):
 
 
 class StorytellerTableCard(models.Model):
-    """A card on the table of a revealed Storyteller round, and the votes it drew.
+    """A card on the table of a revealed Storyteller round: the storyteller's, or one a
+    player submitted, where it lay, and the votes it drew.
 
-    ``votes_cast`` is the number of votes cast in the round, so ``votes /
-    votes_cast`` is how often the storyteller's card was found, or how well a
-    decoy worked, without reading the round.
+    It is the round's submission row: one per card, the storyteller's card once.
+    Who voted for it are its ``votes_drawn`` (``StorytellerVote``); ``votes`` counts
+    them and ``votes_cast`` counts the round's, so ``votes / votes_cast`` is how
+    often the storyteller's card was found, or how well a decoy worked, without
+    reading the round.
     """
 
     round = models.ForeignKey("storyteller.StorytellerRound", on_delete=models.CASCADE, related_name="table_cards")
@@ -54,4 +57,10 @@ class StorytellerTableCard(models.Model):
             models.UniqueConstraint(fields=["round", "position"], name="table_card_one_per_position"),
             models.UniqueConstraint(fields=["round", "card"], name="table_card_once_per_round"),
             models.CheckConstraint(condition=Q(votes__lte=F("votes_cast")), name="table_card_votes_within_cast"),
+            models.UniqueConstraint(
+                fields=["round"], condition=Q(is_storyteller_card=True), name="table_card_one_storyteller_card"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.round} card {self.position}"

@@ -1,12 +1,15 @@
 """Storyteller beside its engine: a new game's options and first state, its round records."""
 
+from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import RuleError
 from games.models import Game
 from games.services.errors import GameError, from_rule_error
 from storyteller.engine import rules as engine
-from storyteller.models import Card, CardDeal, Deck, StorytellerRound, StorytellerTableCard
+from storyteller.models import (
+    Card, CardDeal, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote,
+)
 
 from .cards import deck_for_new_game
 
@@ -60,11 +63,12 @@ def _record_deals(game: Game, before, after, now) -> None:
 
 
 def _record_rounds(game: Game, before, after, now) -> None:
+    """The rows of each round this change revealed: the round, its table, its votes, its seats' scores."""
     done = len(before.history) if before is not None else 0
     new_rounds = after.history[done:]
     if not new_rounds:
         return
-    rows = []
+    seat_ids = dict(game.seats.values_list("position", "pk"))
     # Scores after each new round: the final scores minus the points of later new rounds.
     running = list(after.scores)
     after_scores = []
@@ -73,45 +77,67 @@ def _record_rounds(game: Game, before, after, now) -> None:
         for seat, pts in result.points.items():
             running[seat] -= pts
     after_scores.reverse()
-    for result, scores in zip(new_rounds, after_scores):
-        votes_by_position: dict[int, list[int]] = {}
-        for voter, position in sorted(result.votes.items()):
-            votes_by_position.setdefault(position, []).append(voter)
-        table = [
-            {
-                "position": index + 1,
-                "card": card,
-                "owner": result.owners[card],
-                "voters": votes_by_position.get(index + 1, []),
-            }
-            for index, card in enumerate(result.table)
-        ]
-        rows.append(
-            StorytellerRound(
-                game=game,
-                number=result.round,
-                storyteller=result.storyteller,
-                clue=result.clue or "",
-                storyteller_card_id=result.storyteller_card,
-                skipped=result.skipped,
-                table=table,
-                points={str(seat): pts for seat, pts in result.points.items()},
-                scores_after={str(seat): score for seat, score in enumerate(scores)},
-                revealed_at=now,
-            )
+    rounds = StorytellerRound.objects.bulk_create(
+        StorytellerRound(
+            game=game,
+            number=result.round,
+            storyteller=result.storyteller,
+            storyteller_seat_id=seat_ids[result.storyteller],
+            clue=result.clue or "",
+            storyteller_card_id=result.storyteller_card,
+            skipped=result.skipped,
+            # The JSON record of before the rows: written still, read by nothing.
+            table=_table_json(result),
+            points={str(seat): pts for seat, pts in result.points.items()},
+            scores_after={str(seat): score for seat, score in enumerate(scores)},
+            revealed_at=now,
         )
-    StorytellerRound.objects.bulk_create(rows)
-    seat_ids = dict(game.seats.values_list("position", "pk"))
-    StorytellerTableCard.objects.bulk_create(
+        for result, scores in zip(new_rounds, after_scores)
+    )
+    cards = StorytellerTableCard.objects.bulk_create(
         StorytellerTableCard(
             round=row,
-            card_id=entry["card"],
-            owner_id=seat_ids[entry["owner"]],
-            position=entry["position"],
-            is_storyteller_card=entry["card"] == row.storyteller_card_id,
-            votes=len(entry["voters"]),
-            votes_cast=sum(len(other["voters"]) for other in row.table),
+            card_id=card,
+            owner_id=seat_ids[result.owners[card]],
+            position=index + 1,
+            is_storyteller_card=card == result.storyteller_card,
+            votes=sum(1 for position in result.votes.values() if position == index + 1),
+            votes_cast=len(result.votes),
         )
-        for row in rows
-        for entry in row.table
+        for row, result in zip(rounds, new_rounds)
+        for index, card in enumerate(result.table)
     )
+    by_position = {(card.round_id, card.position): card for card in cards}
+    StorytellerVote.objects.bulk_create(
+        storyteller_vote_row(round_=row, voter=seat_ids[voter], table_card=by_position[(row.pk, position)])
+        for row, result in zip(rounds, new_rounds)
+        for voter, position in sorted(result.votes.items())
+    )
+    StorytellerRoundScore.objects.bulk_create(
+        StorytellerRoundScore(round=row, seat_id=seat_ids[seat], points=result.points.get(seat, 0), score_after=score)
+        for row, result, scores in zip(rounds, new_rounds, after_scores)
+        for seat, score in enumerate(scores)
+    )
+
+
+def storyteller_vote_row(*, round_: StorytellerRound, voter: int, table_card: StorytellerTableCard) -> StorytellerVote:
+    """A vote's row, refused when the voter owns the card: the rules' "nobody votes for their own card".
+
+    The engine refuses such a vote first; this holds the rows to it too, where a
+    constraint cannot (the card's owner is in another table).
+    """
+    if table_card.owner_id == voter:
+        raise IntegrityError("storyteller_vote_not_own_card: a voter never votes for their own card")
+    if table_card.round_id != round_.pk:
+        raise IntegrityError("storyteller_vote_same_round: a vote goes to a card of its own round")
+    return StorytellerVote(round=round_, voter_id=voter, table_card=table_card)
+
+
+def _table_json(result) -> list[dict]:
+    voters: dict[int, list[int]] = {}
+    for voter, position in sorted(result.votes.items()):
+        voters.setdefault(position, []).append(voter)
+    return [
+        {"position": index + 1, "card": card, "owner": result.owners[card], "voters": voters.get(index + 1, [])}
+        for index, card in enumerate(result.table)
+    ]

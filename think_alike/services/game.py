@@ -8,7 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from think_alike.engine import rules as engine
 from games.engine.errors import RuleError
 from games.models import Game
-from think_alike.models import BoardField, TaskCard, ThinkAlikeRound
+from think_alike.models import (
+    BoardField, TaskCard, ThinkAlikeAnswer, ThinkAlikeGroup, ThinkAlikeRound, ThinkAlikeRoundScore, ThinkAlikeRuling,
+)
 
 from games.services.errors import GameError, from_rule_error
 
@@ -173,6 +175,7 @@ def think_alike_record(*, game: Game, before, after, now) -> None:
                 duel_bonus=duel.bonus if duel else None,
                 duel_winner=duel.winner if duel else None,
                 auto=played.auto,
+                # The JSON record of before the rows (answers to scores_after): written still, read by nothing.
                 answers={str(seat): None if given is None else list(given) for seat, given in enumerate(played.answers)},
                 groups=[group.to_dict() for group in played.groups],
                 rulings=[_ruling_dict(ruling) for ruling in played.rulings],
@@ -182,6 +185,48 @@ def think_alike_record(*, game: Game, before, after, now) -> None:
             )
         )
     ThinkAlikeRound.objects.bulk_create(rows)
+    _record_round_rows(game, rows, new_rounds, scores_after)
+
+
+def _record_round_rows(game: Game, rows: list[ThinkAlikeRound], new_rounds, scores_after) -> None:
+    """What everyone wrote and scored in these rounds, as rows: groups, answers, rulings, scores."""
+    seat_ids = dict(game.seats.values_list("position", "pk"))
+    groups = ThinkAlikeGroup.objects.bulk_create(
+        ThinkAlikeGroup(round=row, number=group.id, key=group.key)
+        for row, played in zip(rows, new_rounds)
+        for group in played.groups
+    )
+    group_of = {}  # (round id, seat, index) -> its group's row
+    made = iter(groups)
+    for row, played in zip(rows, new_rounds):
+        for group in played.groups:
+            group_row = next(made)
+            for seat, index in group.items:
+                group_of[(row.pk, seat, index)] = group_row
+    ThinkAlikeAnswer.objects.bulk_create(
+        ThinkAlikeAnswer(
+            round=row, seat_id=seat_ids[seat], index=index, text=text, group=group_of.get((row.pk, seat, index))
+        )
+        for row, played in zip(rows, new_rounds)
+        for seat, given in enumerate(played.answers)
+        for index, text in enumerate(given or ())
+    )
+    ThinkAlikeRuling.objects.bulk_create(
+        ThinkAlikeRuling(
+            round=row, order=order, kind=ruling.kind, groups=list(ruling.groups), result=ruling.result,
+            items=[list(item) for item in ruling.items],
+        )
+        for row, played in zip(rows, new_rounds)
+        for order, ruling in enumerate(played.rulings)
+    )
+    ThinkAlikeRoundScore.objects.bulk_create(
+        ThinkAlikeRoundScore(
+            round=row, seat_id=seat_ids[seat], answered=seat < len(played.answers) and played.answers[seat] is not None,
+            points=played.points[seat], score_after=score,
+        )
+        for row, played, scores in zip(rows, new_rounds, scores_after)
+        for seat, score in enumerate(scores)
+    )
 
 
 def landed_kind(played) -> str:

@@ -24,13 +24,14 @@ pytestmark = pytest.mark.django_db
 
 
 def row(turn, answers, groups, points, duel=None):
-    """A ThinkAlikeRound's values; ``duel``: (opponent, winner or None)."""
+    """A round as ``think_alike_rounds_read`` gives it; ``answers``: seat -> texts or None (no answer in time);
+    ``groups``: the [seat, index] items of each group; ``duel``: (opponent, winner or None)."""
     opponent, winner = duel or (None, None)
     return {
         "turn": turn,
-        "answers": {str(s): a for s, a in answers.items()},
-        "groups": [{"items": items} for items in groups],
-        "points": {str(s): p for s, p in points.items()},
+        "answered": [seat for seat, given in answers.items() if given is not None],
+        "groups": [[seat for seat, _index in items] for items in groups],
+        "points": points,
         "duel_opponent": opponent,
         "duel_winner": winner,
     }
@@ -107,7 +108,7 @@ class TestGames:
         stats_rebuild(now=timezone.now())
         with CaptureQueriesContext(connection) as ctx:
             page = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
-        assert len(ctx.captured_queries) <= 3  # game, seats, rounds
+        assert len(ctx.captured_queries) <= 5  # game, seats, rounds (rulings counted), grouped answers, scores
         for record in ThinkAlikeRound.objects.filter(game=game):
             assert record.task_text in page
             for given in record.answers.values():

@@ -1,0 +1,96 @@
+"""A finished Storyteller game round by round, read from its round rows."""
+
+from games.models import Game, Seat
+from games.selectors.common import replay_players, replay_standings
+from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
+
+
+def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
+    """Every revealed round of a Storyteller game, as it happened.
+
+    Four queries, whatever the number of rounds: the rounds, their table cards
+    (with the pictures), the votes, the scores.
+    """
+    players = replay_players(seats)
+    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
+
+    def player(position):
+        return players.get(position, unknown)
+
+    rounds = list(
+        StorytellerRound.objects.filter(game=game)
+        .order_by("number")
+        .values("id", "number", "storyteller", "clue", "skipped")
+    )
+    tables: dict[int, list[StorytellerTableCard]] = {}
+    for laid in (
+        StorytellerTableCard.objects.filter(round__game=game)
+        .select_related("card", "owner")
+        .only("round_id", "position", "is_storyteller_card", "card__image", "card__alt_text", "owner__position")
+        .order_by("round_id", "position")
+    ):
+        tables.setdefault(laid.round_id, []).append(laid)
+    voters: dict[int, list[int]] = {}
+    for table_card, voter in (
+        StorytellerVote.objects.filter(round__game=game)
+        .order_by("voter__position")
+        .values_list("table_card_id", "voter__position")
+    ):
+        voters.setdefault(table_card, []).append(voter)
+    points: dict[int, dict[str, int]] = {}
+    scores_after: dict[int, dict[str, int]] = {}
+    for round_id, seat, gained, score in (
+        StorytellerRoundScore.objects.filter(round__game=game)
+        .order_by("seat__position")
+        .values_list("round_id", "seat__position", "points", "score_after")
+    ):
+        points.setdefault(round_id, {})[str(seat)] = gained
+        scores_after.setdefault(round_id, {})[str(seat)] = score
+
+    replay = []
+    for round_ in rounds:
+        table = []
+        votes = found = 0
+        for laid in tables.get(round_["id"], ()):
+            their_voters = voters.get(laid.pk, [])
+            votes += len(their_voters)
+            if laid.is_storyteller_card:
+                found = len(their_voters)
+            card = laid.card
+            table.append(
+                {
+                    "id": card.pk,
+                    "image": card.image.url if card.image else "",
+                    "alt": card.alt_text,
+                    "position": laid.position,
+                    "owner": player(laid.owner.position),
+                    "voters": [player(voter) for voter in their_voters],
+                    "is_storytellers": laid.is_storyteller_card,
+                }
+            )
+        if round_["skipped"]:
+            outcome = "skipped"
+        elif not votes:
+            outcome = "no_votes"
+        elif found == votes:
+            outcome = "all_found"
+        elif found == 0:
+            outcome = "none_found"
+        else:
+            outcome = "just_right"
+        standing = {"points": points.get(round_["id"], {}), "scores_after": scores_after.get(round_["id"], {})}
+        replay.append(
+            {
+                "number": round_["number"],
+                "storyteller": player(round_["storyteller"]),
+                "clue": round_["clue"],
+                "outcome": outcome,
+                "votes": votes,
+                "found": found,
+                "table": table,
+                "standings": replay_standings(standing, player),
+            }
+        )
+    for before, after in zip(replay, replay[1:]):
+        before["next"], after["previous"] = after["number"], before["number"]
+    return {"game": game, "players": list(players.values()), "rounds": replay}
