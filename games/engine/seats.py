@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from games.engine.errors import RuleError
+
 ABSENT_AFTER = 2  # consecutive missed deadlines that mark a player absent
 MIN_SEATS = 3  # a game starts with, and goes on only with, at least this many players
 MIN_PRESENT = 3  # fewer present players pause the game
@@ -25,6 +27,16 @@ def active(seats: int, resigned: Collection[int]) -> tuple[int, ...]:
 def too_few_left(seats: int, resigned: Collection[int]) -> bool:
     """Resignations have left fewer players than a game needs: it ends."""
     return len(active(seats, resigned)) < MIN_SEATS
+
+
+def check_seat(seat: object, *, seats: int, resigned: Collection[int], finished: bool) -> None:
+    """Refuse an action of ``seat`` in a game that is over, by a stranger or by a resigned seat."""
+    if finished:
+        raise RuleError("game_finished", "The game is over.")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        raise RuleError("not_a_player", "That seat is not in this game.")
+    if seat in resigned:
+        raise RuleError("resigned", "You have resigned from this game.")
 
 
 def is_absent(misses: Sequence[int], seat: int) -> bool:

@@ -116,7 +116,7 @@ def _load_plain(tp: Any, data: Any, path: str) -> Any:
             return tp(data)
         except ValueError:
             raise _fail(path, f"a {tp.__name__}", data) from None
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _load_dataclass(tp, data, path)
     if tp is float:
         if isinstance(data, (int, float)) and not isinstance(data, bool):

@@ -943,12 +943,7 @@ def _key(state: State, item: tuple[int, int]) -> str:
 
 
 def _check_seat(state: State, seat: int) -> None:
-    if state.phase == Phase.FINISHED:
-        raise RuleError("game_finished", "The game is over.")
-    if not _is_int(seat) or not 0 <= seat < state.seats:
-        raise RuleError("not_a_player", "That seat is not in this game.")
-    if seat in state.resigned:
-        raise RuleError("resigned", "You have resigned from this game.")
+    seating.check_seat(seat, seats=state.seats, resigned=state.resigned, finished=state.phase == Phase.FINISHED)
 
 
 def _expect(state: State, seat: int, phase: Phase) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import seats
+from games.engine.errors import RuleError
 
 
 def test_active_seats_are_those_that_did_not_resign():
@@ -58,3 +59,24 @@ def test_winners_share_the_top_score_and_the_resigned_never_win():
     assert seats.winners((5, 9, 9, 2), {1}) == (2,)
     assert seats.winners((5, 9, 9, 2), {1, 2}) == (0,)
     assert seats.winners((1, 1), {0, 1}) == ()
+
+
+@pytest.mark.parametrize(
+    ("seat", "finished", "code"),
+    [
+        (0, True, "game_finished"),
+        (-1, False, "not_a_player"),
+        (4, False, "not_a_player"),
+        (True, False, "not_a_player"),
+        ("1", False, "not_a_player"),
+        (2, False, "resigned"),
+    ],
+)
+def test_check_seat_refuses_strangers_the_resigned_and_a_finished_game(seat, finished, code):
+    with pytest.raises(RuleError) as error:
+        seats.check_seat(seat, seats=4, resigned={2}, finished=finished)
+    assert error.value.code == code
+
+
+def test_check_seat_lets_a_player_act():
+    seats.check_seat(3, seats=4, resigned={2}, finished=False)
