@@ -74,6 +74,17 @@ class StorytellerKind(GameKind):
             return {"type": "vote", "position": _int(post.get("position"))}
         raise GameError("bad_action", _("That request is not understood."), "invalid")
 
+    def sample_action(self, state, *, seat, rng):
+        if seat not in engine.to_act(state):
+            return None
+        hand = list(state.hands[seat])
+        if state.phase == engine.Phase.CLUE:
+            return {"type": "clue", "card": rng.choice(hand), "text": f"clue {rng.randint(1, 999)}"}
+        if state.phase == engine.Phase.SUBMIT:
+            return {"type": "submit", "cards": rng.sample(hand, engine.cards_to_submit(state))}
+        own = set(state.submissions.get(seat, ()))
+        return {"type": "vote", "position": rng.choice([p for p, c in enumerate(state.table, 1) if c not in own])}
+
     def phase_key(self, state) -> tuple:
         # The layout the notifications' rows were keyed on before kinds had their own.
         return (state.round, str(state.phase), state.storyteller, None)

@@ -104,6 +104,30 @@ class ThinkAlikeKind(GameKind):
             raise GameError("bad_action", _("That request is not understood."), "invalid")
         return decode(post)
 
+    def sample_action(self, state, *, seat, rng):
+        if seat not in engine.to_act(state):
+            return None
+        phase, unused = state.phase, engine.unused_fields(state)
+        if phase == engine.Phase.ANSWER:
+            wanted = engine.task(state, state.current.task).answers
+            return {"type": "answer", "answers": [rng.choice(["sun", "moon", "tree", ""]) for _ in range(wanted)]}
+        if phase == engine.Phase.DRAFT:
+            return {"type": "place_field", "field": rng.choice(unused)}
+        if phase == engine.Phase.MOVE:
+            return {"type": "move", "direction": rng.choice(engine.DIRECTIONS)}
+        if phase == engine.Phase.SWAP and unused:
+            removable = [f for f in state.board if not engine.field(state, f).start]
+            return {"type": "swap", "remove": rng.choice(removable), "add": rng.choice(unused)}
+        if phase == engine.Phase.MOVE_TO:
+            others = [p for p in range(engine.BOARD_SIZE) if p != state.token]
+            return {"type": "move_to", "position": rng.choice(others)}
+        if phase == engine.Phase.DUEL:
+            opponents = [s for s in range(state.seats) if s != seat and s not in state.resigned]
+            positions = engine.association_positions(state)
+            return {"type": "duel", "opponent": rng.choice(opponents), "position": rng.choice(positions or [None])}
+        simple = {engine.Phase.ROLL: "roll", engine.Phase.REVIEW: "confirm"}
+        return {"type": simple[phase]} if phase in simple else None
+
     def phase_key(self, state) -> tuple:
         # The layout the notifications' rows were keyed on before kinds had their own;
         # each placing of the board draft is a phase of its own, with its own deadline.

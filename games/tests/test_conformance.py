@@ -1,0 +1,267 @@
+"""Every registered kind of game, played at random to its end through the services.
+
+As OpenSpiel's ``games_sim_test`` does for its registry: a kind is tested the day it
+registers. Each game is played with a seeded random source: a seat the game waits
+for takes the action its kind's ``sample_action`` draws, and now and then a deadline
+passes instead (always, when the kind offers no action). At every step:
+
+- the stored state reads back, and writes again, to the same dict (``to_dict`` /
+  ``from_dict`` round trips);
+- the version goes up by one with every change;
+- the page renders for every seat and for a spectator;
+- a seat's choice made in secret (a phase that goes on after it) shows in no other
+  seat's view nor the spectator's: no new text of it, no new id of it;
+- the game ends within a bounded number of actions, and letting every deadline
+  pass ends it too (or pauses it, for a kind that pauses when all are absent).
+"""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import kinds
+from games.models import Game, Move
+from games.selectors.games import game_view
+from games.services.games import game_act, game_create, game_expire, game_join
+from games.tests.factories import UserFactory
+from games.tests.odd_one_out.kind import KIND as ODD
+
+pytestmark = pytest.mark.django_db
+
+KINDS = kinds.every()
+MAX_ACTIONS = 3000
+EXPIRE_SOMETIMES = 0.05
+RESIGN_SOMETIMES = 0.005
+
+
+def kind_ids(kind):
+    return kind.slug
+
+
+@pytest.fixture
+def content():
+    """Load each kind's own content (decks, task cards) once per test."""
+    loaded = set()
+
+    def load(kind):
+        if kind.slug not in loaded:
+            list(kind.load_content())
+            loaded.add(kind.slug)
+
+    return load
+
+
+def started(kind, seats: int):
+    users = UserFactory.create_batch(seats)
+    game = game_create(creator=users[0], kind=kind.slug, max_seats=seats)
+    for user in users[1:]:
+        game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.state is not None
+    return game, users
+
+
+def leaves(value, key=None):
+    """Every (key, leaf) of a view: the texts and numbers it shows, with the key they show under."""
+    if isinstance(value, dict):
+        for k, item in value.items():
+            yield from leaves(item, k)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from leaves(item, key)
+    else:
+        yield key, value
+
+
+def views_of(game, users, spectator):
+    seats = list(game.seats.select_related("user").order_by("position"))
+    viewers = [*users, spectator]
+    return {viewer.pk: game_view(game=game, seats=seats, user=viewer) for viewer in viewers}
+
+
+def secret_leaks(action: dict, before: dict, after: dict) -> list:
+    """What of ``action`` a view shows after it that it did not show before: its texts, and its ids under "id"."""
+    texts, ids = set(), set()
+    for _key, value in leaves({k: v for k, v in action.items() if k != "type"}):
+        if isinstance(value, str) and len(value.strip()) > 1:
+            texts.add(value.strip().casefold())
+        elif isinstance(value, int) and not isinstance(value, bool):
+            ids.add(value)
+    shown = set(leaves(before))
+    texts -= {value.strip().casefold() for _key, value in shown if isinstance(value, str)}
+    return [
+        (key, value)
+        for key, value in set(leaves(after)) - shown
+        if (isinstance(value, str) and value.strip().casefold() in texts) or (key == "id" and value in ids)
+    ]
+
+
+def check_state(game, kind):
+    engine = kind.engine
+    state = engine.from_dict(game.state)
+    assert engine.to_dict(state) == game.state
+    assert engine.from_dict(engine.to_dict(state)) == state
+    assert (game.round, game.phase) == (state.round, str(state.phase))
+    return state
+
+
+def check_pages(game, users, browsers, anonymous):
+    for browser in [*browsers, anonymous]:
+        response = browser.get(reverse("games:board", args=[game.pk]))
+        assert response.status_code == 200, response.content[:500]
+
+
+def play_at_random(kind, seed) -> Game:
+    """A game of ``kind`` played to its end at random (seeded), checked at every step."""
+    rng = random.Random(f"{kind.slug}-{seed}")
+    seats = rng.randint(kind.min_seats, min(kind.max_seats, kind.min_seats + 2))
+    game, users = started(kind, seats)
+    spectator = UserFactory()
+    browsers = []
+    for user in users:
+        browser = Client()
+        browser.force_login(user)
+        browsers.append(browser)
+    anonymous = Client()
+    by_seat = {seat.position: seat.user for seat in game.seats.select_related("user")}
+
+    acted = 0
+    for step in range(MAX_ACTIONS):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        state = check_state(game, kind)
+        if step % 7 == 0:
+            check_pages(game, users, browsers, anonymous)
+        waiting = sorted(kind.engine.to_act(state))
+        offers = {seat: kind.sample_action(state, seat=seat, rng=rng) for seat in waiting}
+        offers = {seat: action for seat, action in offers.items() if action is not None}
+        version = game.version
+        if rng.random() < RESIGN_SOMETIMES:
+            seat = rng.choice([s for s in range(seats) if s not in state.resigned])
+            game_act(game_id=game.pk, user=by_seat[seat], action={"type": "resign"})
+            acted += 1
+        elif not offers or rng.random() < EXPIRE_SOMETIMES:
+            assert game.deadline_at is not None, "a game that waits for no action must have a deadline"
+            assert game_expire(game_id=game.pk, version=version, now=game.deadline_at + timedelta(seconds=1))
+        else:
+            seat = rng.choice(sorted(offers))
+            action = offers[seat]
+            # Several seats awaited: each chooses in secret while the others still may.
+            secret = len(waiting) > 1
+            before = views_of(game, users, spectator) if secret else None
+            game_act(game_id=game.pk, user=by_seat[seat], action=action, expected_round=game.round)
+            acted += 1
+            game.refresh_from_db()
+            if secret and kind.phase_key(kind.engine.from_dict(game.state)) == kind.phase_key(state):
+                after = views_of(game, users, spectator)
+                for viewer in [*users, spectator]:
+                    if viewer.pk != by_seat[seat].pk:
+                        leaks = secret_leaks(action, before[viewer.pk], after[viewer.pk])
+                        assert not leaks, f"{viewer} sees {leaks} of seat {seat}'s {action}"
+        game.refresh_from_db()
+        assert game.version == version + 1
+    else:
+        pytest.fail(f"{kind.slug}: not over after {MAX_ACTIONS} actions")
+
+    assert game.status == Game.Status.FINISHED and game.deadline_at is None
+    state = check_state(game, kind)
+    assert Move.objects.filter(game=game).count() == acted > 0
+    winners = set(kind.engine.winners(state))
+    assert winners <= {seat.position for seat in game.seats.all() if not seat.has_resigned}
+    assert {seat.position for seat in game.seats.filter(is_winner=True)} == winners
+    assert [seat.score for seat in game.seats.order_by("position")] == list(state.scores)
+    check_pages(game, users, browsers, anonymous)
+    return game
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("kind", KINDS, ids=kind_ids)
+def test_random_play_to_the_end(kind, seed, content):
+    content(kind)
+    game = play_at_random(kind, seed)
+    assert game.seats.filter(is_winner=True).exists() or game.seats.filter(has_resigned=False).count() < 2
+
+
+class LeakyKind(type(ODD)):
+    """Odd one out as a careless kind would show it: every pick to everyone, at once."""
+
+    slug = "leaky_odd"
+
+    def view(self, *, game, seats, viewer):
+        view = super().view(game=game, seats=seats, viewer=viewer)
+        if game.state is not None:
+            view["all_picks"] = list(self.engine.from_dict(game.state).picks.values())
+        return view
+
+    def sample_action(self, state, *, seat, rng):
+        action = super().sample_action(state, seat=seat, rng=rng)
+        return action and {"type": "pick", "word": f"secret {rng.randint(1, 999)}"}
+
+
+@pytest.fixture
+def leaky():
+    before = dict(kinds._KINDS)
+    yield kinds.register(LeakyKind())
+    kinds._KINDS.clear()
+    kinds._KINDS.update(before)
+
+
+def test_the_random_play_catches_a_kind_that_shows_a_secret(leaky):
+    with pytest.raises(AssertionError, match="sees .*secret"):
+        play_at_random(leaky, 1)
+
+
+def test_a_secret_leaks_only_if_it_shows_after_and_did_not_before():
+    before = {"words": [{"word": "owl"}], "hand": [{"id": 7}], "version": 3}
+    action = {"type": "pick", "word": "Owl", "cards": [7, 4]}
+    assert secret_leaks(action, before, before | {"version": 4}) == []
+    assert secret_leaks(action, before, before | {"picks": ["owl"]}) == []  # it showed already
+    assert secret_leaks({"type": "x", "word": "lantern"}, before, before | {"picks": [" lantern"]}) == [
+        ("picks", " lantern")
+    ]
+    assert secret_leaks(action, before, before | {"table": [{"id": 4}], "version": 4}) == [("id", 4)]
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=kind_ids)
+def test_letting_every_deadline_pass_ends_the_game(kind, content):
+    content(kind)
+    game, users = started(kind, kind.min_seats)
+    for _ in range(MAX_ACTIONS):
+        if game.status == Game.Status.FINISHED or game.is_paused:
+            break
+        check_state(game, kind)
+        version = game.version
+        assert game_expire(game_id=game.pk, version=version, now=game.deadline_at + timedelta(seconds=1))
+        game.refresh_from_db()
+        assert game.version == version + 1
+        # The same deadline a second time, or a racing worker: nothing more happens.
+        assert not game_expire(game_id=game.pk, version=version, now=game.deadline_at or game.created_at)
+    else:
+        pytest.fail(f"{kind.slug}: not over after {MAX_ACTIONS} deadlines")
+    state = check_state(game, kind)
+    if game.status == Game.Status.FINISHED:
+        assert game.deadline_at is None
+    else:  # every player absent: the kind pauses the game, with no deadline to wait for
+        assert kind.engine.is_paused(state) and game.deadline_at is None
+    assert Move.objects.filter(game=game).count() == 0
+    response = Client().get(reverse("games:board", args=[game.pk]))
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=kind_ids)
+def test_a_kind_samples_only_for_the_seats_it_waits_for(kind, content):
+    content(kind)
+    game, users = started(kind, kind.min_seats)
+    state = kind.engine.from_dict(game.state)
+    rng = random.Random(0)
+    waiting = kind.engine.to_act(state)
+    for seat in range(kind.min_seats):
+        action = kind.sample_action(state, seat=seat, rng=rng)
+        if seat not in waiting:
+            assert action is None
+        elif action is not None:
+            assert isinstance(action, dict) and isinstance(action.get("type"), str)
