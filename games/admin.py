@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import Game, Seat
 
@@ -17,3 +18,30 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = ("state", "version", "round", "phase", "deadline_at", "invite_code")
     inlines = [SeatInline]
 
+
+
+class GameListFilter(admin.SimpleListFilter):
+    """Rows of one game (``?game=<id>``): the latest games with such rows to pick from, any other by its id.
+
+    A plain list filter on ``game`` would list every game ever played.
+    """
+
+    title = _("game")
+    parameter_name = "game"
+    choices_shown = 10
+
+    def lookups(self, request, model_admin):
+        latest = (
+            model_admin.get_queryset(request).order_by("-game_id").values_list("game_id", flat=True).distinct()
+        )[: self.choices_shown]
+        games = Game.objects.in_bulk(list(latest))
+        chosen = self.value()
+        if chosen and chosen.isdigit() and int(chosen) not in games:
+            games.update(Game.objects.in_bulk([int(chosen)]))
+        return [(str(pk), str(game)) for pk, game in sorted(games.items(), reverse=True)]
+
+    def queryset(self, request, queryset):
+        chosen = self.value()
+        if chosen and chosen.isdigit():
+            return queryset.filter(game_id=int(chosen))
+        return queryset

@@ -11,7 +11,9 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .models import Card, Deck
+from games.admin import GameListFilter
+
+from .models import Card, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
 from .services.cards import (
     MAX_IMAGE_BYTES,
     MAX_ZIP_BYTES,
@@ -368,3 +370,101 @@ def _picture(card: Card, *, width: int, height: int):
         width,
         height,
     )
+
+
+# --- rounds ----------------------------------------------------------------------------
+
+
+def _seat(seat) -> str:
+    return f"{seat.position}: {seat.user}"
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Rows of a revealed round: written by the game, never edited."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class TableCardInline(ReadOnlyInline):
+    model = StorytellerTableCard
+    fields = readonly_fields = ("position", "picture", "owner_column", "is_storyteller_card", "votes")
+    verbose_name = _("card on the table")
+    verbose_name_plural = _("cards on the table")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("card", "owner__user")
+
+    @admin.display(description=_("picture"))
+    def picture(self, laid):
+        return _picture(laid.card, width=48, height=72)
+
+    @admin.display(description=_("played by"))
+    def owner_column(self, laid):
+        return _seat(laid.owner)
+
+
+class VoteInline(ReadOnlyInline):
+    model = StorytellerVote
+    fields = readonly_fields = ("voter_column", "position_column")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("voter__user", "table_card")
+
+    @admin.display(description=_("voter"))
+    def voter_column(self, vote):
+        return _seat(vote.voter)
+
+    @admin.display(description=_("card voted for (its place)"))
+    def position_column(self, vote):
+        return vote.table_card.position
+
+
+class RoundScoreInline(ReadOnlyInline):
+    model = StorytellerRoundScore
+    fields = readonly_fields = ("seat_column", "points", "score_after")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("seat__user")
+
+    @admin.display(description=_("seat"))
+    def seat_column(self, score):
+        return _seat(score.seat)
+
+
+@admin.register(StorytellerRound)
+class StorytellerRoundAdmin(admin.ModelAdmin):
+    """Revealed rounds, read only: the game writes them when it reveals one."""
+
+    list_display = ("__str__", "game", "number", "storyteller_column", "clue", "skipped", "revealed_at")
+    list_filter = (GameListFilter, "skipped")
+    list_select_related = ("game", "storyteller_seat__user")
+    search_fields = ("clue",)
+    ordering = ("-game_id", "number")
+    fields = readonly_fields = (
+        "game", "number", "storyteller_column", "clue", "storyteller_card", "skipped", "revealed_at",
+    )
+    inlines = [TableCardInline, VoteInline, RoundScoreInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("table", "points", "scores_after")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("storyteller"), ordering="storyteller")
+    def storyteller_column(self, round_):
+        return _seat(round_.storyteller_seat)

@@ -11,7 +11,11 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .models import BoardField, TaskCard
+from games.admin import GameListFilter
+
+from .models import (
+    BoardField, TaskCard, ThinkAlikeAnswer, ThinkAlikeGroup, ThinkAlikeRound, ThinkAlikeRoundScore, ThinkAlikeRuling,
+)
 from .services.content import (
     MAX_IMPORT_BYTES,
     ContentImportError,
@@ -134,3 +138,96 @@ class BoardFieldAdmin(ContentAdmin):
     list_filter = ("kind", "is_retired", "is_start")
     search_fields = ("key", "text_en", "text_da")
     fields = ("key", "kind", "bonus", "text_en", "text_da", "is_start", "is_retired")
+
+
+# --- rounds ----------------------------------------------------------------------------
+
+
+def _seat(seat) -> str:
+    return f"{seat.position}: {seat.user}"
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Rows of a scored round: written by the game, never edited."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class AnswerInline(ReadOnlyInline):
+    model = ThinkAlikeAnswer
+    fields = readonly_fields = ("seat_column", "index", "text", "group_column")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("seat__user", "group")
+
+    @admin.display(description=_("seat"))
+    def seat_column(self, answer):
+        return _seat(answer.seat)
+
+    @admin.display(description=_("group"))
+    def group_column(self, answer):
+        return answer.group.number if answer.group else "—"
+
+
+class GroupInline(ReadOnlyInline):
+    model = ThinkAlikeGroup
+    fields = readonly_fields = ("number", "key", "size")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(answer_count=Count("answers"))
+
+    @admin.display(description=_("answers"))
+    def size(self, group):
+        return group.answer_count
+
+
+class RulingInline(ReadOnlyInline):
+    model = ThinkAlikeRuling
+    fields = readonly_fields = ("order", "kind", "groups", "result", "items")
+
+
+class RoundScoreInline(ReadOnlyInline):
+    model = ThinkAlikeRoundScore
+    fields = readonly_fields = ("seat_column", "answered", "points", "score_after")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("seat__user")
+
+    @admin.display(description=_("seat"))
+    def seat_column(self, score):
+        return _seat(score.seat)
+
+
+@admin.register(ThinkAlikeRound)
+class ThinkAlikeRoundAdmin(admin.ModelAdmin):
+    """Scored rounds, read only: the game writes them when it scores one."""
+
+    list_display = ("__str__", "game", "number", "turn", "task_text", "landed_kind", "auto", "scored_at")
+    list_filter = (GameListFilter, "landed_kind", "auto")
+    list_select_related = ("game",)
+    search_fields = ("task_text", "hint")
+    ordering = ("-game_id", "number")
+    fields = readonly_fields = (
+        "game", "number", "turn", "task", "task_text", "answers_asked", "die", "direction", "landed_kind",
+        "hint_field", "hint", "swap", "moved_to", "duel_opponent", "duel_bonus", "duel_winner", "auto", "scored_at",
+    )
+    inlines = [AnswerInline, GroupInline, RulingInline, RoundScoreInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("answers", "groups", "rulings", "points", "scores_after")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

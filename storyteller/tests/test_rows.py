@@ -172,3 +172,31 @@ class TestConstraints:
         elsewhere = other_round.table_cards.exclude(owner_id=voter).first()
         with pytest.raises(IntegrityError, match="own round"):
             storyteller_vote_row(round_=revealed, voter=voter, table_card=elsewhere)
+
+
+class TestAdmin:
+    """Rounds are browsable, read only, with their table, votes and scores."""
+
+    def test_rounds_of_a_game_and_one_round_with_its_rows(self, admin_client):
+        from django.urls import reverse
+
+        game, users = started_game(3, deck=deck_with_cards(40))
+        play_three_rounds(game, users)
+        other, other_users = started_game(3, deck=deck_with_cards(40))
+        play_three_rounds(other, other_users)
+        listing = admin_client.get(reverse("admin:storyteller_storytellerround_changelist"), {"game": game.pk})
+        assert listing.status_code == 200
+        assert listing.context["cl"].result_count == 3
+        assert {r.game_id for r in listing.context["cl"].result_list} == {game.pk}
+        assert admin_client.get(reverse("admin:storyteller_storytellerround_changelist")).context["cl"].result_count == 6
+
+        round_ = StorytellerRound.objects.filter(game=game).order_by("number").first()
+        page = admin_client.get(reverse("admin:storyteller_storytellerround_change", args=[round_.pk]))
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert "a dream" in html  # the clue
+        for vote in round_.votes.select_related("voter__user"):
+            assert f"{vote.voter.position}: {vote.voter.user}" in html
+        assert "Storyteller round scores" in html and "Storyteller votes" in html and "cards on the table" in html
+        assert 'name="_save"' not in html  # read only
+        assert admin_client.post(reverse("admin:storyteller_storytellerround_delete", args=[round_.pk])).status_code == 403

@@ -262,3 +262,23 @@ def test_rounds_of_before_the_rows_get_their_rows():
         1: (2, 6, {"answers": 4, "matched": 2, "duels": 1, "duels_won": 1, "answer_games": 1, "duel_games": 1}),
         2: (1, 0, {"answers": 1, "duels": 1, "answer_games": 1, "duel_games": 1}),
     }
+
+
+@pytest.mark.django_db
+def test_admin_shows_a_round_with_its_answers_groups_and_scores(admin_client):
+    from django.urls import reverse
+
+    content = small_content()
+    game, users = think_alike_game(3, options={"stop": "tasks", "count": 2, "board": "course", "course": course_ids(content)})
+    play_to_end(game, users, random.Random(11))
+    listing = admin_client.get(reverse("admin:think_alike_thinkalikeround_changelist"), {"game": game.pk})
+    assert listing.status_code == 200 and listing.context["cl"].result_count == 2
+    round_ = ThinkAlikeRound.objects.filter(game=game).order_by("number").first()
+    page = admin_client.get(reverse("admin:think_alike_thinkalikeround_change", args=[round_.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert round_.task_text in html
+    for text in round_.answer_rows.exclude(text="").values_list("text", flat=True):
+        assert text in html
+    assert "Think Alike answer groups" in html and "Think Alike round scores" in html
+    assert 'name="_save"' not in html
