@@ -13,26 +13,19 @@ from games import kinds
 from games.kinds import GameKind, KindTemplates
 from games.models import Game
 from games.tests.factories import UserFactory
-from games.tests.odd_one_out.engine import rules as odd_engine
 from games.tests.odd_one_out.kind import KIND as ODD
 
 ROOT = Path(games.__file__).resolve().parent.parent
 
 GOOD_TEMPLATES = ODD.templates
+# Everything the test-only kind says of itself: a complete kind to take pieces out of.
+COMPLETE = {name: value for name, value in vars(type(ODD)).items() if not name.startswith("__")}
 
 
-def make_kind(slug="broken_kind", **attributes) -> GameKind:
-    """A kind of game made for one test: complete unless ``attributes`` say otherwise."""
-    base = {
-        "slug": slug,
-        "label": _("Broken"),
-        "engine": odd_engine,
-        "templates": GOOD_TEMPLATES,
-        "new_state": lambda self, **kw: None,
-        "view": lambda self, **kw: {},
-        "options_form": lambda self, data=None, **kw: None,
-    }
-    return type("TestKind", (GameKind,), base | attributes)()
+def make_kind(slug="broken_kind", without=(), **attributes) -> GameKind:
+    """A kind of game made for one test: complete, but for what ``without`` names and ``attributes`` change."""
+    body = COMPLETE | {"slug": slug, "label": _("Broken")} | attributes
+    return type("TestKind", (GameKind,), {name: value for name, value in body.items() if name not in without})()
 
 
 @pytest.fixture
@@ -82,18 +75,14 @@ def test_an_optional_template_left_empty_is_not_reported(registered):
 
 @pytest.mark.parametrize("hook", ["new_state", "view", "options_form"])
 def test_a_kind_missing_a_hook_is_reported(registered, hook):
-    kind_class = type(make_kind())
-    delattr(kind_class, hook)  # back to GameKind's, which only raises
-    kind = registered(kind_class())
+    kind = registered(make_kind(without=[hook]))  # GameKind's, which only raises
     [error] = errors_about(kind)
     assert error.id == "games.E004" and hook in error.msg
 
 
 @pytest.mark.parametrize("attribute", ["engine", "templates", "label"])
 def test_a_kind_missing_an_attribute_is_reported(registered, attribute):
-    kind_class = type(make_kind())
-    delattr(kind_class, attribute)
-    kind = registered(kind_class())
+    kind = registered(make_kind(without=[attribute]))
     assert "games.E002" in {error.id for error in errors_about(kind)}
 
 
