@@ -171,21 +171,6 @@ def start(request, game_id: int):
     return _after_action(request, game_id)
 
 
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise GameError("bad_action", _("That request is not understood."), "invalid") from None
-
-
-def action_from_post(game: Game, post) -> tuple[dict, int | None]:
-    """Read a game action from a page's form, in the game kind's terms; the engine judges it."""
-    if post.get("type") == "resign":
-        return {"type": "resign"}, None
-    expected_round = _int(post["round"]) if post.get("round") else None
-    return game.game_kind.action_from_post(post), expected_round
-
-
 # Lazy: looked up in the language of the request that shows it, not at import.
 RESIGNED = gettext_lazy("You have resigned.")
 
@@ -194,14 +179,16 @@ RESIGNED = gettext_lazy("You have resigned.")
 @require_POST
 def act(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
+    kind = game.game_kind
     try:
-        action, expected_round = action_from_post(game, request.POST)
-        game_act(game_id=game_id, user=request.user, action=action, expected_round=expected_round)
+        # The form's fields go through the kind's action models, as the API's JSON does.
+        action = kind.action_from_post(request.POST)
+        game_act(game_id=game_id, user=request.user, action=kind.action_to_engine(action), expected_round=action.round)
     except GameError as error:
         if error.kind == "not_found":
             raise Http404 from None
         return _after_action(request, game_id, error)
-    success = RESIGNED if action["type"] == "resign" else game.game_kind.success_messages.get(action["type"])
+    success = RESIGNED if action.type == "resign" else kind.success_messages.get(action.type)
     return _after_action(request, game_id, success=success)
 
 

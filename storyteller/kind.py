@@ -3,16 +3,8 @@
 from django.utils.translation import gettext_lazy as _
 
 from games.kinds import GameKind, KindTemplates
-from games.services.errors import GameError
-from storyteller import api
+from storyteller import actions, api
 from storyteller.engine import rules as engine
-
-
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise GameError("bad_action", _("That request is not understood."), "invalid") from None
 
 
 class StorytellerKind(GameKind):
@@ -41,10 +33,10 @@ class StorytellerKind(GameKind):
         "vote": _("Your vote is cast."),
     }
 
-    api_view = api.GameView
-    api_actions = api.ACTION_MODELS
+    action_models = actions.ACTION_MODELS
+    action_adapter = actions.ACTION
+    api_view = api.StorytellerView
     api_create_options = api.StorytellerCreateIn
-    api_id_fields = {"card": False, "cards": True}
 
     def options_form(self, data=None, *, lang, initial=None):
         from .forms import StorytellerOptionsForm
@@ -64,15 +56,8 @@ class StorytellerKind(GameKind):
 
         return storyteller_new_state(game=game, seats=seats, rng=rng)
 
-    def action_from_post(self, post) -> dict:
-        kind = post.get("type")
-        if kind == "clue":
-            return {"type": "clue", "card": _int(post.get("card")), "text": post.get("text", "")}
-        if kind == "submit":
-            return {"type": "submit", "cards": [_int(c) for c in post.getlist("cards")]}
-        if kind == "vote":
-            return {"type": "vote", "position": _int(post.get("position"))}
-        raise GameError("bad_action", _("That request is not understood."), "invalid")
+    def action_to_engine(self, action) -> dict:
+        return actions.to_engine(action)
 
     def sample_action(self, state, *, seat, rng):
         if seat not in engine.to_act(state):

@@ -1,146 +1,112 @@
-"""Think Alike in the API: its options, actions, view and board fields."""
+"""Think Alike in the API: its create options, its view (key for key what ``selectors.think_alike_view``
+gives) and its board fields. Its actions are ``think_alike.actions``.
+"""
 
 from typing import Annotated, Literal
 
+from django.utils.translation import gettext_lazy as _
 from ninja import Query, Router
-from pydantic import Field, StrictInt
+from pydantic import Field
 
+from games.actions import Id
 from games.api.errors import errors
-from games.api.schemas import TEXT, Answer, CardId, Player, Request, You
+from games.api.schemas import DATE_TIME, Answer, GameViewBase, Request, Within, You
+from think_alike.engine import rules as engine
+from think_alike.services.game import MAX_MINUTES, MAX_TARGET, MIN_MINUTES
+
+Phase = Literal[tuple(str(phase) for phase in engine.Phase if phase != engine.Phase.FINISHED)]  # type: ignore[valid-type]
+Stop = Literal[engine.STOPS]  # type: ignore[valid-type]
+BoardWay = Literal[engine.BOARD_WAYS]  # type: ignore[valid-type]
+Lang = Literal[tuple(engine.LANGS)]  # type: ignore[valid-type]
+FieldKind = Literal[engine.FIELD_KINDS]  # type: ignore[valid-type]
+Direction = Literal[engine.DIRECTIONS]  # type: ignore[valid-type]
 
 
 class ThinkAlikeCreateIn(Request):
-    stop: Literal["points", "tasks", "time"] | None = Field(
+    stop: Stop | None = Field(
         default=None,
         description="Think Alike: how the game ends, after the round in which `target` points are reached "
         "(default), `count` task cards are played, or `minutes` have passed since the start.",
     )
-    target: StrictInt | None = Field(default=None, description="Think Alike, stop `points`: 1 to 999 (default players × 6).")
-    count: StrictInt | None = Field(default=None, description="Think Alike, stop `tasks`: how many task cards to play.")
-    minutes: StrictInt | None = Field(default=None, description="Think Alike, stop `time`: 5 to 43200 minutes.")
-    board: Literal["random", "draft", "course"] | None = Field(
+    target: Annotated[
+        int | None, Within("bad_options", _("A point target is from 1 to %(max)d points."), 1, MAX_TARGET)
+    ] = Field(
+        default=None,
+        description=f"Think Alike, stop `points`: 1 to {MAX_TARGET} (default players × 6).",
+    )
+    count: Annotated[int | None, Within("bad_options", _("Play at least one task card."), 1)] = Field(
+        default=None,
+        description="Think Alike, stop `tasks`: how many task cards to play (at most those in play).",
+    )
+    minutes: Annotated[
+        int | None,
+        Within(
+            "bad_options",
+            _("A time limit is from %(min)d minutes to %(max)d minutes (30 days)."),
+            MIN_MINUTES,
+            MAX_MINUTES,
+        ),
+    ] = Field(
+        default=None,
+        description=f"Think Alike, stop `time`: {MIN_MINUTES} to {MAX_MINUTES} minutes.",
+    )
+    board: BoardWay | None = Field(
         default=None,
         description="Think Alike: 16 random fields (default), a board the players draft field by field, "
         "or a `course` you choose.",
     )
-    course: list[CardId] | None = Field(
+    course: Annotated[
+        list[Id] | None,
+        Within("bad_options", _("A course is a list of %(n)d fields."), engine.BOARD_SIZE, engine.BOARD_SIZE),
+    ] = Field(
         default=None,
-        max_length=16,
         description="Think Alike, board `course`: 16 field ids (`GET /think-alike/fields`), the start field first, "
         "in order around the circle.",
     )
-    lang: Literal["en", "da"] | None = Field(
+    lang: Lang | None = Field(
         default=None, description="Think Alike: the language of the task cards and fields, and of matching answers."
     )
 
 
-
-FieldId = Annotated[CardId, Field(description="A field id (`board[].id`, `choices`).")]
-
-
-class PlaceFieldAction(Request):
-    """Think Alike, phase `draft`: lay the next field of the board."""
-
-    type: Literal["place_field"]
-    field: FieldId = Field(description="A field not on the board yet (`choices.fields`).")
-    round: StrictInt | None = None
-
-
-class RollAction(Request):
-    """Think Alike, phase `roll`: the turn holder rolls the die."""
-
-    type: Literal["roll"]
-    round: StrictInt | None = None
-
-
-class MoveAction(Request):
-    """Think Alike, phase `move`: the turn holder moves the token the die's number of fields."""
-
-    type: Literal["move"]
-    direction: Literal["cw", "ccw"] = Field(description="Clockwise (positions count up) or counter-clockwise.")
-    round: StrictInt | None = None
-
-
-class SwapAction(Request):
-    """Think Alike, phase `swap`: replace a field of the board (not the start) by an unused one; the token goes to it."""
-
-    type: Literal["swap"]
-    remove: FieldId = Field(description="A field on the board (`choices.remove`).")
-    add: FieldId = Field(description="A field not on the board (`choices.add`).")
-    round: StrictInt | None = None
-
-
-class MoveToAction(Request):
-    """Think Alike, phase `move_to`: move the token to any other field."""
-
-    type: Literal["move_to"]
-    position: StrictInt = Field(description="A board position, 0 to 15 (`choices.positions`).")
-    round: StrictInt | None = None
-
-
-class DuelAction(Request):
-    """Think Alike, phase `duel`: name the opponent and the association field the token moves to."""
-
-    type: Literal["duel"]
-    opponent: StrictInt = Field(description="The opponent's seat (`choices.opponents[].seat`).")
-    position: StrictInt | None = Field(
-        description="An association field's position (`choices.positions`); null only if the board has none."
-    )
-    round: StrictInt | None = None
-
-
-class AnswerAction(Request):
-    """Think Alike, phase `answer`: everyone's answers, as many as the task card asks for."""
-
-    type: Literal["answer"]
-    answers: list[Annotated[str, Field(max_length=60, pattern=TEXT)]] = Field(
-        max_length=10, description="Exactly `task.answers` texts of at most 60 characters; a blank one matches nothing."
-    )
-    round: StrictInt | None = None
-
-
-class MergeAction(Request):
-    """Think Alike, phase `review`, the turn holder: these groups mean the same (for the rest of the game)."""
-
-    type: Literal["merge"]
-    groups: list[StrictInt] = Field(max_length=100, description="Two or more group ids (`groups[].id`).")
-    round: StrictInt | None = None
-
-
-class SplitAction(Request):
-    """Think Alike, phase `review`, the turn holder: these answers of a group mean something else."""
-
-    type: Literal["split"]
-    group: StrictInt = Field(description="A group id.")
-    items: list[Annotated[list[StrictInt], Field(min_length=2, max_length=2)]] = Field(
-        max_length=100, description="`[seat, index]` of the answers to split off: some, not all, of the group's."
-    )
-    round: StrictInt | None = None
-
-
-class ConfirmAction(Request):
-    """Think Alike, phase `review`, the turn holder: the groups are right; score the round."""
-
-    type: Literal["confirm"]
-    round: StrictInt | None = None
-
-
-class RejoinAction(Request):
-    """Think Alike: a player marked absent says they are back (any other action does too)."""
-
-    type: Literal["rejoin"]
-
-
-class BoardFieldOut(Answer):
+class BoardField(Answer):
     id: str
-    kind: str = Field(description="`association` (its text is a hint), `swap`, `move` or `duel`.")
+    kind: FieldKind = Field(description="`association` (its text is a hint), `swap`, `move` or `duel`.")
     text: str
     bonus: int | None = Field(description="Duel fields: 2 or 4 points.")
     start: bool
 
 
-class OnBoard(BoardFieldOut):
+class OnBoard(BoardField):
     position: int = Field(description="0 to 15 around the circle; 0 is the start field.")
+
+
+class FieldList(Answer):
+    fields: list[BoardField]
+
+
+class ThinkAlikeOptions(Answer):
+    stop: Stop | None = None
+    target: int | None = None
+    count: int | None = None
+    minutes: int | None = None
+    board: BoardWay | None = None
+    course: list[int] | None = None
+    lang: Lang | None = None
+
+
+class StopOut(Answer):
+    stop: Stop
+    target: int | None = Field(description="Stop `points`: the score that ends the game.")
+    count: int | None = Field(description="Stop `tasks`: how many task cards are played.")
+    minutes: int | None = Field(description="Stop `time`, before the start: the minutes it lasts.")
+    ends_at: str | None = Field(json_schema_extra=DATE_TIME, description="Stop `time`, once started: when it ends.")
+    played: int = Field(description="The rounds played.")
+    final_round: bool = Field(description="The round in play is the last.")
+
+
+class StartRoll(Answer):
+    player: str | None
+    roll: int
 
 
 class TaskCardOut(Answer):
@@ -156,20 +122,35 @@ class DuelOut(Answer):
     winner: str | None = Field(description="Once scored: who won the bonus; null for a tie.")
 
 
+class SwapOut(Answer):
+    removed: BoardField
+    added: BoardField
+
+
+class Destinations(Answer):
+    cw: int
+    ccw: int
+
+
 class TurnOut(Answer):
     """A round's setup, seen by all: the die, the way, the action, the hint and the task card."""
 
     number: int
     turn: str | None = Field(description="The turn holder.")
+    start: int = Field(description="The token's position when the round began.")
     die: int | None
-    direction: str | None
+    direction: Direction | None
+    destinations: Destinations | None = Field(description="Phase `move`: where each way takes the token.")
     landed: int | None = Field(description="The position the die took the token to.")
-    landed_kind: str = Field(description="The kind of field there; empty before the move.")
-    swap: dict | None = Field(description="`{removed, added}` fields.")
+    landed_kind: Literal["", "association", "swap", "move", "duel"] = Field(
+        description="The kind of field there; empty before the move."
+    )
+    swap: SwapOut | None
     moved_to: int | None
     duel: DuelOut | None
     auto: bool = Field(description="The turn holder's choices were made at random (a timeout).")
     token: int | None
+    token_text: str | None = Field(description="What the token stands on: the hint, or the field's text.")
     hint: str | None = Field(description="The association of the field the token stands on, if any.")
     task: TaskCardOut | None
 
@@ -191,62 +172,81 @@ class AnswerGroup(Answer):
     split: bool
 
 
+class Ruling(Answer):
+    """A merge or a split by the turn holder."""
+
+    kind: Literal["merge", "split"]
+    groups: list[int]
+    result: int
+    items: list[list[int]]
+
+
+class PlayerAnswers(Answer):
+    player: str | None
+    answers: list[str] | None = Field(description="Null: no answer in time.")
+
+
 class ScoredRound(TurnOut):
     groups: list[AnswerGroup] = Field(description="The final groups, merges and splits applied.")
-    rulings: list[dict] = Field(description="The turn holder's merges and splits: `{kind, groups, result, items}`.")
+    rulings: list[Ruling]
+    answers: list[PlayerAnswers] = Field(description="Every seat's answers, by seat.")
     no_answer: list[str | None] = Field(description="Who gave no answer in time.")
     points: dict[str, int] = Field(description="Points this round by username, duel bonus included.")
 
 
+class Opponent(Answer):
+    seat: int
+    player: str | None
+
+
+class Choices(Answer):
+    """What the caller may choose now; which keys depends on the phase."""
+
+    fields: list[BoardField] = Field(default=[], description="`draft`: the fields to lay.")
+    remove: list[OnBoard] = Field(default=[], description="`swap`: the fields that may go.")
+    add: list[BoardField] = Field(default=[], description="`swap`: the fields that may come.")
+    positions: list[int] = Field(default=[], description="`swap`, `move_to`, `duel`: board positions.")
+    opponents: list[Opponent] = Field(default=[], description="`duel`.")
+    directions: list[Direction] = Field(default=[], description="`move`.")
+    answers: int = Field(default=0, description="`answer`: how many answers.")
+    groups: list[int] = Field(default=[], description="`review`: the group ids.")
+
+
 class ThinkAlikeYou(You):
-    is_turn_holder: bool = False
-    answers: list[str] | None = Field(default=None, description="Your own answers this round, once given.")
+    is_turn_holder: bool = Field(default=False, description="Players only.")
+    answers: list[str] | None = Field(default=None, description="Players only: your own answers this round, once given.")
+    absent: bool = Field(default=False, description="Players only, once started: you are marked absent.")
 
 
-class ThinkAlikeView(Answer):
+class ThinkAlikeView(GameViewBase):
     """A game of Think Alike as the caller may see it: nobody's answers but your own before the review."""
 
-    id: int
     kind: Literal["think_alike"]
-    status: str = Field(description="`open`, `active`, `finished` (or `cancelled`).")
-    version: int = Field(description="Goes up with every change.")
     round: int | None = Field(description="0 while the board is drafted.")
-    phase: str | None = Field(
+    phase: Phase | None = Field(
         description="`draft`, `roll`, `move`, `swap`, `move_to`, `duel`, `answer`, `review`, or null before the start "
         "and after the end."
     )
-    deadline_at: str | None
-    lang: str
-    stop: dict = Field(description="`{stop, target, count, minutes, ends_at, played, final_round}`.")
-    players: list[Player]
+    options: ThinkAlikeOptions
+    lang: Lang
+    stop: StopOut
+    tasks_left: int = Field(default=0, description="Once started: the task cards left.")
     board: list[OnBoard] = Field(description="The circle, by position; shorter while it is drafted.")
     token: int | None = Field(description="The position of the turn token.")
     turn: str | None = Field(description="The turn holder.")
     drafter: str | None = Field(description="Who lays the next field while the board is drafted.")
-    start_rolls: list[list[dict]] = Field(description="Who starts: every throw, `[{player, roll}]`; ties roll again.")
+    starter: str | None = Field(description="Who won the start rolls.")
+    start_rolls: list[list[StartRoll]] = Field(description="Who starts: every throw; ties roll again.")
     current: TurnOut | None = Field(description="The round in play.")
     task: TaskCardOut | None
     hint: str | None
     groups: list[AnswerGroup] = Field(description="In the review phase: every answer of the round, grouped.")
-    choices: dict | None = Field(
-        description="When the game waits for you: what you may choose (`fields`, `remove`, `add`, `positions`, "
-        "`opponents`, `directions`, `answers`: how many, `groups`)."
-    )
+    rulings: list[Ruling] = Field(description="In the review phase: the merges and splits so far.")
+    no_answer: list[str | None] = Field(description="In the review phase: who gave no answer in time.")
+    choices: Choices | None = Field(description="When the game waits for you: what you may choose.")
     equivalences: list[list[str]] = Field(description="Answers ruled the same for the rest of the game.")
     you: ThinkAlikeYou
     last_round: ScoredRound | None
-    winners: list[str | None]
-
-
-class FieldList(Answer):
-    fields: list[BoardFieldOut]
-
-
-
-ACTION_MODELS = (
-    PlaceFieldAction, RollAction, MoveAction, SwapAction, MoveToAction, DuelAction, AnswerAction,
-    MergeAction, SplitAction, ConfirmAction, RejoinAction,
-)
 
 
 def add_routes(router: Router) -> None:
@@ -258,7 +258,7 @@ def add_routes(router: Router) -> None:
         response={200: FieldList, **errors(400, 401, 429)},
         tags=["think alike"],
     )
-    def think_alike_fields_list(request, lang: Literal["en", "da"] = Query("en")):
+    def think_alike_fields_list(request, lang: Lang = Query("en")):
         """The board fields in play, for choosing a `course` when you create a game of Think Alike."""
         from .selectors import think_alike_fields
 

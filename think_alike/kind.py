@@ -3,45 +3,8 @@
 from django.utils.translation import gettext_lazy as _
 
 from games.kinds import GameKind, KindTemplates
-from games.services.errors import GameError
-from think_alike import api
+from think_alike import actions, api
 from think_alike.engine import rules as engine
-
-
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise GameError("bad_action", _("That request is not understood."), "invalid") from None
-
-
-def _optional_int(value):
-    return None if value in (None, "") else _int(value)
-
-
-def _item(value: str) -> list[int]:
-    """An answer in a group, "seat:index"."""
-    seat, _sep, index = str(value).partition(":")
-    return [_int(seat), _int(index)]
-
-
-FORMS = {
-    "place_field": lambda post: {"type": "place_field", "field": _int(post.get("field"))},
-    "roll": lambda post: {"type": "roll"},
-    "move": lambda post: {"type": "move", "direction": post.get("direction", "")},
-    "swap": lambda post: {"type": "swap", "remove": _int(post.get("remove")), "add": _int(post.get("add"))},
-    "move_to": lambda post: {"type": "move_to", "position": _int(post.get("position"))},
-    "duel": lambda post: {
-        "type": "duel", "opponent": _int(post.get("opponent")), "position": _optional_int(post.get("position")),
-    },
-    "answer": lambda post: {"type": "answer", "answers": post.getlist("answers")},
-    "merge": lambda post: {"type": "merge", "groups": [_int(g) for g in post.getlist("groups")]},
-    "split": lambda post: {
-        "type": "split", "group": _int(post.get("group")), "items": [_item(i) for i in post.getlist("items")],
-    },
-    "confirm": lambda post: {"type": "confirm"},
-    "rejoin": lambda post: {"type": "rejoin"},
-}
 
 
 class ThinkAlikeKind(GameKind):
@@ -75,10 +38,10 @@ class ThinkAlikeKind(GameKind):
         "rejoin": _("Welcome back."),
     }
 
+    action_models = actions.ACTION_MODELS
+    action_adapter = actions.ACTION
     api_view = api.ThinkAlikeView
-    api_actions = api.ACTION_MODELS
     api_create_options = api.ThinkAlikeCreateIn
-    api_id_fields = {"field": False, "remove": False, "add": False}
 
     def options_form(self, data=None, *, lang, initial=None):
         from .forms import ThinkAlikeOptionsForm
@@ -98,11 +61,16 @@ class ThinkAlikeKind(GameKind):
 
         return think_alike_new_state(game=game, seats=seats, rng=rng)
 
-    def action_from_post(self, post) -> dict:
-        decode = FORMS.get(post.get("type"))
-        if decode is None:
-            raise GameError("bad_action", _("That request is not understood."), "invalid")
-        return decode(post)
+    def action_from_post(self, post):
+        from games.actions import form_data
+
+        data = form_data(self.action_models, post)
+        if data.get("type") == "split":
+            data["items"] = actions.form_items(data["items"])
+        return self.action_parse(data, strict=False)
+
+    def action_to_engine(self, action) -> dict:
+        return actions.to_engine(action)
 
     def sample_action(self, state, *, seat, rng):
         if seat not in engine.to_act(state):

@@ -16,6 +16,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.parser import Parser
 from ninja.security import HttpBearer
+from pydantic.json_schema import models_json_schema
 
 from accounts.services import token_authenticate
 from games.services.errors import GameError
@@ -72,6 +73,62 @@ class TokenAuth(HttpBearer):
 class FabulaApi(NinjaAPI):
     def get_openapi_operation_id(self, operation) -> str:
         return operation.view_func.__name__
+
+    def get_openapi_schema(self, *args, **kwargs):
+        document = super().get_openapi_schema(*args, **kwargs)
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
+        for path, item in document["paths"].items():
+            for operation in item.values():
+                body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+                if body is not None:
+                    body["schema"] = _unwrapped(body["schema"])
+                if path.endswith("/actions"):
+                    operation["requestBody"] = {
+                        "content": {"application/json": {"schema": _action_schemas(schemas)}},
+                        "required": True,
+                    }
+                if "429" in operation.get("responses", {}):
+                    operation["responses"]["429"]["headers"] = {"Retry-After": RETRY_AFTER}
+        return document
+
+
+RETRY_AFTER = {
+    "description": "Seconds to wait before trying again.",
+    "schema": {"type": "integer", "minimum": 1},
+}
+
+
+def _unwrapped(schema: dict) -> dict:
+    """A body that is one model, as a plain reference to it (ninja wraps it in ``allOf``; generators prefer it bare)."""
+    refs = schema.get("allOf", [])
+    if set(schema) == {"allOf"} and len(refs) == 1:
+        return refs[0]
+    return schema
+
+
+def _action_schemas(schemas: dict) -> dict:
+    """Every kind's action models as components, and the body that takes any of them (by ``type``)."""
+    from games import kinds
+    from games.actions import action_type
+
+    models: dict[str, type] = {}
+    for kind in kinds.every():
+        for model in kind.action_models:
+            models.setdefault(f"{model.__module__}.{model.__qualname__}", model)
+    _keys, definitions = models_json_schema(
+        [(model, "validation") for model in models.values()], ref_template="#/components/schemas/{model}"
+    )
+    for name, schema in definitions.get("$defs", {}).items():
+        if schemas.get(name, schema) != schema:
+            raise ValueError(f"Two schemas of the API are named {name}: name the action model otherwise.")
+        schemas[name] = schema
+    refs = {action_type(model): f"#/components/schemas/{model.__name__}" for model in models.values()}
+    if len(refs) < len(models):  # two kinds name different actions alike: any of them, told apart by the server
+        return {"anyOf": [{"$ref": f"#/components/schemas/{model.__name__}"} for model in models.values()]}
+    return {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs},
+    }
 
 
 api = FabulaApi(

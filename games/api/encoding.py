@@ -1,30 +1,16 @@
 """Between the selectors' and services' Python values and the API's JSON.
 
-Card ids are integers inside; the API gives them as strings and takes strings
-or integers. Image URLs go out absolute. Nothing here knows a game's rules: a
-card is any object with an ``image``, and the action goes to the engine whole.
+Card ids are integers inside; the API gives them as strings (and takes strings
+or integers: ``games.actions.Id``). Image URLs go out absolute. Nothing here
+knows a game's rules: a card is any object with an ``image``.
 """
-
-import re
-
-from django.utils.translation import gettext as _
-
-from games import kinds
-from games.services.errors import GameError
-
-CARD_ID = re.compile(r"[0-9]{1,18}")
-
-
-def _id_fields() -> dict[str, bool]:
-    """Action fields that carry ids (one, or a list: True), of every kind; the API takes them as strings."""
-    return {name: many for kind in kinds.every() for name, many in kind.api_id_fields.items()}
 
 
 def view_out(view: dict, *, request) -> dict:
     """A selector's view of a game, in the API's terms."""
     out = _encode(view, request)
     if out.get("you") is None:  # a spectator of a public game
-        out["you"] = {"username": request.user.username, "to_act": False, "seat": None}
+        out["you"] = {"username": request.user.username, "seat": None, "to_act": False}
     return out
 
 
@@ -60,25 +46,3 @@ def summary_out(game) -> dict:
         "joined": game.joined,
         "to_act": game.my_turn,
     }
-
-
-def action_in(payload: dict) -> tuple[dict, int | None]:
-    """The engine's action dict and the round it is meant for, from a client's JSON object."""
-    action = dict(payload)
-    expected_round = action.pop("round", None)
-    if expected_round is not None and (type(expected_round) is not int):
-        raise GameError("bad_action", _("That request is not understood."), "invalid")
-    for field, many in _id_fields().items():
-        if field not in action:
-            continue
-        if many and isinstance(action[field], list):
-            action[field] = [_card_id(item) for item in action[field]]
-        elif not many:
-            action[field] = _card_id(action[field])
-    return action, expected_round
-
-
-def _card_id(value):
-    if isinstance(value, str) and CARD_ID.fullmatch(value):
-        return int(value)
-    return value  # anything else: the engine refuses it as it is

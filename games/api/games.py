@@ -4,30 +4,59 @@ from functools import reduce
 from operator import or_
 from typing import Annotated, Literal
 
+from django.conf import settings
+from django.http import Http404
+from django.utils.translation import gettext_lazy
 from ninja import Body, Query, Router, Status
 from pydantic import Field, create_model
 
 from games import kinds
+from games.models import Game
 from games.selectors.games import game_get_for_viewer, game_view, games_listed
 from games.services.games import game_act, game_create, game_join, game_leave, game_start, kind_get
 
-from .encoding import action_in, summary_out, view_out
+from .encoding import summary_out, view_out
 from .errors import errors
 from .limits import rate_hit
-from .schemas import GameCreateBase, GameList, JoinIn, LeaveOut, ResignAction
+from .schemas import GameCreateBase, GameList, GameSummary, JoinIn, LeaveOut, Within
 
 router = Router(tags=["games"])
 
 GAME = "/games/{int:game_id}"
 
 # Built from the kinds registered (the URLconf, and so this module, loads after every app is ready).
-AnyGameView = Annotated[reduce(or_, [kind.api_view for kind in kinds.every()]), Field(discriminator="kind")]
-ACTION_MODELS = (*(model for kind in kinds.every() for model in kind.api_actions), ResignAction)
+KINDS = kinds.every()
+KindSlug = Literal[tuple(kind.slug for kind in KINDS)]  # type: ignore[valid-type]
+AnyGameView = Annotated[reduce(or_, [kind.api_view for kind in KINDS]), Field(discriminator="kind")]
 
 
-def _create_fields():
-    fields = {}
-    for kind in kinds.every():
+# The lists' summaries, their ``kind`` one of the kinds registered.
+KindGameSummary = create_model("GameSummary", __base__=GameSummary, kind=(KindSlug, ...))
+KindGameList = create_model("GameList", __base__=GameList, games=(list[KindGameSummary], ...))  # type: ignore[valid-type]
+
+
+# From the fewest seats any kind takes to the most; each kind judges its own.
+SEATS = (min(kind.min_seats for kind in KINDS), max(kind.max_seats for kind in KINDS))
+
+
+def _create_fields() -> dict:
+    """The create body's fields: which kind, and every kind's options, flat (each names its kind)."""
+    fields: dict = {
+        "kind": (
+            str,
+            Field(
+                default_factory=lambda: settings.FABULA_DEFAULT_KIND,
+                max_length=20,
+                json_schema_extra={"enum": [kind.slug for kind in KINDS]},
+                description="The kind of game (default `storyteller`).",
+            ),
+        ),
+        "seats": (
+            Annotated[int, Within("bad_seats", gettext_lazy("A game is for %(min)d to %(max)d players."), *SEATS)],
+            Field(default=4, description=GameCreateBase.model_fields["seats"].description),
+        ),
+    }
+    for kind in KINDS:
         if kind.api_create_options is not None:
             for name, info in kind.api_create_options.model_fields.items():
                 fields.setdefault(name, (info.annotation, info))
@@ -35,6 +64,7 @@ def _create_fields():
 
 
 GameCreateIn = create_model("GameCreateIn", __base__=GameCreateBase, **_create_fields())
+GameCreateIn.__doc__ = "A new game: its kind, seats, pace and visibility, and the kind's own options."
 
 
 def _view(request, game_id) -> dict:
@@ -42,7 +72,16 @@ def _view(request, game_id) -> dict:
     return view_out(game_view(game=game, seats=seats, user=request.user), request=request)
 
 
-@router.get("/games", summary="List games", response={200: GameList, **errors(400, 401, 429)})
+def _kind_of(game_id: int):
+    """The kind of a game (404 for none): it reads the game's actions."""
+    slug = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
+    kind = kinds.get(slug) if slug is not None else None
+    if kind is None:
+        raise Http404("no such game")
+    return kind
+
+
+@router.get("/games", summary="List games", response={200: KindGameList, **errors(400, 401, 429)})
 def games_list(
     request,
     status: Literal["open", "active", "finished"] | None = Query(
@@ -56,8 +95,10 @@ def games_list(
     return {"games": [summary_out(game) for game in games]}
 
 
-@router.post("/games", summary="Create a game", response={201: AnyGameView, **errors(400, 401, 429)})
-def games_create(request, payload: GameCreateIn = Body(GameCreateIn())):
+@router.post(
+    "/games", summary="Create a game", response={201: AnyGameView, **errors(400, 401, 429)}, exclude_unset=True
+)
+def games_create(request, payload: GameCreateIn = Body(default_factory=GameCreateIn)):
     """Create a game of Storyteller or Think Alike; you take its first seat. A private game's view carries its `invite_code`."""
     kind = kind_get(payload.kind)
     own = set(kind.api_create_options.model_fields) if kind.api_create_options is not None else set()
@@ -74,14 +115,19 @@ def games_create(request, payload: GameCreateIn = Body(GameCreateIn())):
     return Status(201, _view(request, game.pk))
 
 
-@router.get(GAME, summary="See a game", response={200: AnyGameView, **errors(401, 404, 429)})
+@router.get(GAME, summary="See a game", response={200: AnyGameView, **errors(401, 404, 429)}, exclude_unset=True)
 def games_detail(request, game_id: int):
     """The game as you may see it: your hand, never another player's; owners and votes only once revealed."""
     return _view(request, game_id)
 
 
-@router.post(GAME + "/join", summary="Join a game", response={200: AnyGameView, **errors(400, 401, 403, 404, 409, 429)})
-def games_join(request, game_id: int, payload: JoinIn = Body(JoinIn())):
+@router.post(
+    GAME + "/join",
+    summary="Join a game",
+    response={200: AnyGameView, **errors(400, 401, 403, 404, 409, 429)},
+    exclude_unset=True,
+)
+def games_join(request, game_id: int, payload: JoinIn = Body(default_factory=JoinIn)):
     """Take a seat (a private game needs its `invite_code`). The last seat taken starts the game."""
     game_join(game_id=game_id, user=request.user, invite_code=payload.invite_code)
     return _view(request, game_id)
@@ -94,7 +140,12 @@ def games_leave(request, game_id: int):
     return {"id": game.pk, "status": game.status}
 
 
-@router.post(GAME + "/start", summary="Start a game", response={200: AnyGameView, **errors(401, 403, 404, 409, 429)})
+@router.post(
+    GAME + "/start",
+    summary="Start a game",
+    response={200: AnyGameView, **errors(401, 403, 404, 409, 429)},
+    exclude_unset=True,
+)
 def games_start(request, game_id: int):
     """Start your game before every seat is taken (at least 3 players)."""
     game_start(game_id=game_id, user=request.user)
@@ -105,32 +156,24 @@ def games_start(request, game_id: int):
     GAME + "/actions",
     summary="Act in a game",
     response={200: AnyGameView, **errors(400, 401, 403, 404, 409, 429)},
-    openapi_extra={
-        "requestBody": {
-            "content": {
-                "application/json": {"schema": {"oneOf": [model.model_json_schema() for model in ACTION_MODELS]}}
-            }
-        }
-    },
+    exclude_unset=True,
 )
-def games_act(
-    request,
-    game_id: int,
-    payload: dict = Body(..., examples=[{"type": "vote", "position": 3}, {"type": "answer", "answers": ["banana"]}]),
-):
+def games_act(request, game_id: int, payload: dict = Body(...)):
     """Act in the game: the action its `phase` waits for from you (`you.to_act`), or resign.
 
     Storyteller: a clue (in round 1 the first clue makes its sender storyteller), a submission, a vote.
     Think Alike: `place_field` (draft), `roll`, `move`, then `swap`, `move_to` or `duel` as the field says;
     everyone's `answer`; the turn holder's review: `merge`, `split`, then `confirm`.
 
-    Optional `round` guards against acting on a round that has ended meanwhile.
+    Optional `round` guards against acting on a round that has ended meanwhile. An action the game's
+    kind does not take, or with a field missing, unknown or of the wrong type, is a 400 `bad_action`.
     """
     rate_hit("actions", str(request.auth.pk))
-    action, expected_round = action_in(payload)
-    game_act(game_id=game_id, user=request.user, action=action, expected_round=expected_round)
+    kind = _kind_of(game_id)
+    action = kind.action_parse(payload, strict=True)
+    game_act(game_id=game_id, user=request.user, action=kind.action_to_engine(action), expected_round=action.round)
     return _view(request, game_id)
 
 
-for _kind in kinds.every():
+for _kind in KINDS:
     _kind.add_api_routes(router)

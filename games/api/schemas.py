@@ -1,38 +1,92 @@
 """The shapes of the API's requests and answers, from which its OpenAPI schema is made.
 
-Answers allow more fields than they name (clients are promised that fields may
-be added, never renamed). Requests name every field they take; the services and
-the engine judge the values.
+Requests name every field they take (``extra="forbid"``), validated strictly (JSON
+has types: "4" is not a number); the services and the engine judge the values.
+Answers name every key they carry: their schemas say ``additionalProperties:
+false``, and a key no model declares is left out of the answer (a test checks that
+the selectors put none in a view). A limit is written into the schema (``minimum``,
+``maximum``, ``enum``) and enforced: by the service, which answers with its own
+error code, or by ``Within``, which answers with the code the service would.
 """
 
-from typing import Annotated, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
+from django.utils.translation import gettext_lazy
 from ninja import Schema
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import core_schema
 
-from django.conf import settings
-
-from games import kinds
+from games.actions import TEXT
 from games.models import Game
+from games.services.errors import GameError
 
-# A string the database can store: PostgreSQL refuses the NUL character.
-TEXT = r"^[^\x00]*$"
+GameStatus = Literal[tuple(Game.Status.values)]  # type: ignore[valid-type]
+Pace = Literal[tuple(Game.Pace.values)]  # type: ignore[valid-type]
+Visibility = Literal[tuple(Game.Visibility.values)]  # type: ignore[valid-type]
+DATE_TIME = {"format": "date-time"}
+
+
+@dataclass(frozen=True)
+class Within:
+    """A number's (or a list's length's) bounds, in the schema and enforced, for a field the service may not read.
+
+    Out of bounds is a ``GameError`` with the service's ``code`` and ``message``
+    (pydantic lets it through), so the answer is the one the service gives.
+    """
+
+    code: str
+    message: Any  # a lazy translation; it may name ``%(min)d``, ``%(max)d`` or ``%(n)d`` (the maximum)
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def __get_pydantic_core_schema__(self, source, handler):
+        return core_schema.no_info_after_validator_function(self._check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema, handler):
+        json_schema = handler(schema)
+        json_schema.update(self.bounds(json_schema))
+        return json_schema
+
+    def bounds(self, json_schema: dict) -> dict:
+        is_list = json_schema.get("type") == "array" or any(
+            branch.get("type") == "array" for branch in json_schema.get("anyOf", ())
+        )
+        names = ("minItems", "maxItems") if is_list else ("minimum", "maximum")
+        return {name: value for name, value in zip(names, (self.minimum, self.maximum)) if value is not None}
+
+    def _check(self, value):
+        if value is None:
+            return value
+        size = len(value) if isinstance(value, list) else value
+        if (self.minimum is not None and size < self.minimum) or (self.maximum is not None and size > self.maximum):
+            bounds = {"min": self.minimum, "max": self.maximum, "n": self.maximum}
+            raise GameError(self.code, str(self.message) % bounds, "invalid")
+        return value
 
 
 class Request(Schema):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Answer(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    # Keys not declared are dropped, never sent; the schema says so.
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"additionalProperties": False})
 
 
 # --- errors ------------------------------------------------------------------------
 
 
+class Problem(Answer):
+    field: str
+    problem: str
+
+
 class ErrorBody(Answer):
     code: str = Field(description="A stable slug a program can test, e.g. `own_card`, `game_full`.")
     message: str = Field(description="The same in words for a person, in the request's language.")
+    details: list[Problem] = Field(default=[], description="`bad_request`: every field that is wrong.")
+    fields: dict[str, list[str]] = Field(default={}, description="`bad_account`, `username_taken`: by field.")
 
 
 class Error(Answer):
@@ -62,32 +116,27 @@ class TokenOut(Answer):
     token: str = Field(description="Send it as `Authorization: Bearer <token>`. It is shown only this once.")
 
 
-# --- games ---------------------------------------------------------------------------
-
-
-CardId = Annotated[str, Field(pattern=r"^[0-9]{1,18}$")] | StrictInt
-
+# --- games: requests -------------------------------------------------------------------
 
 
 class GameCreateBase(Request):
-    """What every game is created with; each kind adds its options (``GameKind.api_create_options``)."""
+    """What every game is created with; ``games.api.games`` adds ``kind`` and each kind's options."""
 
-    kind: str = Field(
-        default_factory=lambda: settings.FABULA_DEFAULT_KIND,
-        max_length=20,
-        json_schema_extra={"enum": [kind.slug for kind in kinds.every()]},
-    )
-    seats: StrictInt = Field(
+    seats: int = Field(
         default=4,
-        description="How many players: 3 to 6 for Storyteller, 3 to 10 for Think Alike; "
+        description="How many players (each kind says how many it takes: Storyteller 3 to 6, Think Alike 3 to 10); "
         "the game starts when the last seat is taken.",
     )
     pace: str = Field(default=Game.Pace.ASYNC, max_length=10, json_schema_extra={"enum": list(Game.Pace.values)})
     visibility: str = Field(
         default=Game.Visibility.PUBLIC, max_length=10, json_schema_extra={"enum": list(Game.Visibility.values)}
     )
-    phase_seconds: StrictInt | None = Field(
-        default=None, description="Asynchronous games: the time for each phase, 3600 to 259200 seconds (default a day)."
+    phase_seconds: Annotated[
+        int | None,
+        Within("bad_deadline", gettext_lazy("An asynchronous phase lasts from one hour to three days."), 3600, 259200),
+    ] = Field(
+        default=None,
+        description="Asynchronous games: the time for each phase, 3600 to 259200 seconds (default a day).",
     )
 
 
@@ -95,41 +144,76 @@ class JoinIn(Request):
     invite_code: str | None = Field(default=None, max_length=64, pattern=TEXT, description="Needed for a private game.")
 
 
-class ResignAction(Request):
-    type: Literal["resign"]
+# --- games: answers ---------------------------------------------------------------------
 
 
 class Player(Answer):
     username: str
+    name: str = Field(description="The name the player shows.")
     seat: int
     score: int
+    colour: str
+    to_act: bool = Field(description="Whether the game waits for this player.")
+    absent: bool = Field(description="Missed too many deadlines: the game plays on without them until they act.")
+    resigned: bool
 
 
 class You(Answer):
+    """The caller: a player, or a spectator of a public game (``seat`` null)."""
+
     username: str
+    seat: int | None
     to_act: bool
+    is_creator: bool = Field(default=False, description="Players only.")
+
+
+class GameViewBase(Answer):
+    """What every kind's view of a game holds; a kind's view adds its own (``GameKind.api_view``)."""
+
+    id: int
+    kind: str
+    status: GameStatus = Field(description="`open`, `active`, `finished` or `cancelled`.")
+    version: int = Field(description="Goes up with every change.")
+    round: int | None
+    phase: str | None = Field(description="What the game waits for; null before the start and after the end.")
+    deadline_at: str | None = Field(json_schema_extra=DATE_TIME)
+    paused: bool = Field(description="Too few players are present: the game waits, with no deadline.")
+    pace: Pace
+    phase_seconds: int
+    visibility: Visibility
+    seats: int
+    creator: str
+    players: list[Player]
+    names: dict[str, str] = Field(description="Every player's shown name, by username.")
+    you: You
+    waiting_for: list[str | None] = Field(description="The usernames the game waits for.")
+    waiting_names: list[str]
+    winners: list[str | None]
+    standings: list[Player] = Field(default=[], description="Once finished: the players, best score first.")
+    invite_code: str = Field(default="", description="Only in a private game's view for its creator.")
 
 
 class GameSummary(Answer):
     id: int
     kind: str
-    status: str
-    pace: str
-    visibility: str
+    status: GameStatus
+    pace: Pace
+    visibility: Visibility
     seats: int
     seated: int
     creator: str
     round: int | None
     phase: str | None
-    deadline_at: str | None
+    deadline_at: str | None = Field(json_schema_extra=DATE_TIME)
     version: int
+    created_at: str = Field(json_schema_extra=DATE_TIME)
     joined: bool = Field(description="Whether the caller has a seat.")
     to_act: bool = Field(description="Whether the game waits for the caller.")
 
 
 class LeaveOut(Answer):
     id: int
-    status: str
+    status: GameStatus
 
 
 class GameList(Answer):

@@ -126,9 +126,9 @@ def test_bad_forms_get_a_message_and_change_nothing(client):
     other_card = view_for(game, users[1])["hand"][0]["id"]
     cases = [
         ({"type": "clue", "card": other_card, "text": "x", "round": 1}, "That card is not in your hand."),
-        ({"type": "clue", "card": "DROP TABLE", "text": "x"}, "That request is not understood."),
+        ({"type": "clue", "card": "DROP TABLE", "text": "x"}, "Check the card of this clue action."),
         ({"type": "vote", "position": 2, "round": 1}, "That is not what the game is waiting for now."),
-        ({"type": "fly"}, "That request is not understood."),
+        ({"type": "fly"}, "An action is an object whose type is one of: clue, resign, submit, vote."),
         ({"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "", "round": 1}, "Write a clue first."),
         ({"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "x", "round": 9},
          "The game has moved on"),

@@ -119,8 +119,8 @@ class TestPlay:
         version = game.version
         for post, words in [
             ({"type": "move", "direction": "cw"}, "not what the game is waiting for"),
-            ({"type": "swap", "remove": "x", "add": "1"}, "not understood"),
-            ({"type": "split", "group": "1", "items": ["a:b"]}, "not understood"),
+            ({"type": "swap", "remove": "x", "add": "1"}, "Check the remove of this swap action."),
+            ({"type": "split", "group": "1", "items": ["a:b"]}, "Check the items of this split action."),
             ({"type": "roll", "round": "7"}, "has moved on"),
         ]:
             response = client.post(url, post, HTTP_HX_REQUEST="true")

@@ -1,10 +1,11 @@
 """Odd one out in the API: its options, its one action and its view, for the OpenAPI document."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictInt, TypeAdapter
 
-from games.api.schemas import TEXT, Answer, Player, Request, You
+from games.actions import TEXT, Action, Resign
+from games.api.schemas import Answer, GameViewBase, Request, You
 
 from .engine import rules
 
@@ -15,12 +16,21 @@ class OddOneOutCreateIn(Request):
     )
 
 
-class PickAction(Request):
+class PickAction(Action):
     """Odd one out, phase `pick`: one of the `words` shown, or a word of your own."""
 
     type: Literal["pick"]
     word: str = Field(max_length=200, pattern=TEXT)
-    round: StrictInt | None = None
+
+
+ACTION_MODELS = (PickAction, Resign)
+ACTION = TypeAdapter(Annotated[PickAction | Resign, Field(discriminator="type")])
+
+
+def to_engine(action: Action) -> dict:
+    if isinstance(action, PickAction):
+        return {"type": "pick", "word": action.word}
+    return {"type": action.type}
 
 
 class Word(Answer):
@@ -35,23 +45,22 @@ class OddRound(Answer):
     points: dict[str, int]
 
 
-class OddOneOutView(Answer):
+class OddOptions(Answer):
+    rounds: int
+
+
+class OddYou(You):
+    pick: str | None = None
+
+
+class OddOneOutView(GameViewBase):
     """A game of odd one out as the caller may see it."""
 
-    id: int
     kind: Literal["odd_one_out"]
-    status: str
-    version: int
-    round: int | None
     rounds: int
-    phase: str | None = Field(description="`pick`, or null before the start and after the end.")
-    deadline_at: str | None
+    phase: Literal["pick"] | None = Field(description="`pick`, or null before the start and after the end.")
+    options: OddOptions
     words: list[Word]
     picked: list[str | None] = Field(description="Who has picked this round (not what).")
-    players: list[Player]
-    you: You
+    you: OddYou
     last_round: OddRound | None
-    winners: list[str | None]
-
-
-ACTION_MODELS = (PickAction,)

@@ -57,8 +57,9 @@ class OddOneOutKind(GameKind):
     )
     success_messages = {"pick": _("Your word is in.")}
 
+    action_models = api.ACTION_MODELS
+    action_adapter = api.ACTION
     api_view = api.OddOneOutView
-    api_actions = api.ACTION_MODELS
     api_create_options = api.OddOneOutCreateIn
 
     # --- a new game -------------------------------------------------------------------
@@ -81,10 +82,14 @@ class OddOneOutKind(GameKind):
 
     # --- playing ------------------------------------------------------------------------
 
-    def action_from_post(self, post) -> dict:
+    def action_from_post(self, post):
         if post.get("type") != "pick":
-            raise GameError("bad_action", _("That request is not understood."), "invalid")
-        return {"type": "pick", "word": (post.get("own") or "").strip() or post.get("word", "")}
+            return super().action_from_post(post)
+        word = (post.get("own") or "").strip() or post.get("word", "")
+        return self.action_parse({"type": "pick", "word": word, "round": post.get("round") or None}, strict=False)
+
+    def action_to_engine(self, action) -> dict:
+        return api.to_engine(action)
 
     def apply(self, state, *, seat, action, rng, now):
         try:
