@@ -108,8 +108,28 @@ class GameKind:
 
     # --- playing --------------------------------------------------------------------
 
-    def action_from_post(self, post: QueryDict) -> dict:
-        """A game action from a page's form, as the engine takes it (``type`` and fields)."""
+    # The kind's actions (its ``actions`` module): one pydantic model per ``type``
+    # (``games.actions.Action`` subclasses, the core's ``Resign`` among them) and a
+    # ``TypeAdapter`` of their union, discriminated by ``type``. The pages' forms and
+    # the API's JSON are validated by the same adapter; ``action_to_engine`` turns a
+    # valid action into the engine's ``action``.
+    action_models: ClassVar[tuple] = ()
+    action_adapter: ClassVar[Any] = None
+
+    def action_parse(self, data: Any, *, strict: bool = True) -> Any:
+        """An action from a client's JSON object (``strict``) or a form's strings; raises ``GameError`` "bad_action"."""
+        from games.actions import action_parse
+
+        return action_parse(self.action_adapter, data, models=self.action_models, strict=strict)
+
+    def action_from_post(self, post: QueryDict) -> Any:
+        """An action from a page's form: the fields its model names, validated as the API's JSON is (lax)."""
+        from games.actions import form_data
+
+        return self.action_parse(form_data(self.action_models, post), strict=False)
+
+    def action_to_engine(self, action: Any) -> dict:
+        """The engine's ``action`` (``type`` and fields) for a valid action model."""
         raise NotImplementedError
 
     def apply(self, state: Any, *, seat: int, action: dict, rng: random.Random, now: datetime) -> Any:
@@ -153,13 +173,13 @@ class GameKind:
 
     # --- the API ------------------------------------------------------------------------
 
-    # The view's response model (a pydantic model whose ``kind`` is ``Literal[slug]``),
-    # the action models (one per ``type``), the create options (a model of optional fields).
+    # The view's response model: a ``games.api.schemas.GameViewBase`` whose ``kind`` is
+    # ``Literal[slug]`` and that declares every key ``view`` gives (an undeclared key is
+    # left out of the API's answer; a test over the registry checks there is none). The
+    # create options: a model of optional fields, merged into the flat create body.
+    # The actions the API takes are ``action_models``.
     api_view: ClassVar[Any] = None
-    api_actions: ClassVar[tuple] = ()
     api_create_options: ClassVar[Any] = None
-    # Action fields that carry ids (one, or a list: True), which the API takes as strings.
-    api_id_fields: ClassVar[Mapping[str, bool]] = {}
 
     def add_api_routes(self, router) -> None:
         """Endpoints of the kind's own beside the games' (a ninja ``Router``)."""
@@ -219,7 +239,10 @@ def check_kinds(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
                 errors.append(checks.Error(f"{kind!r} has no {attribute}.", id="games.E002"))
         if not kind.min_seats <= kind.max_seats:
             errors.append(checks.Error(f"{kind!r} seats more at least than at most.", id="games.E003"))
-        for name, method in (("new_state", kind.new_state), ("view", kind.view), ("options_form", kind.options_form)):
+        if kind.action_adapter is None or not kind.action_models or kind.api_view is None:
+            errors.append(checks.Error(f"{kind!r} does not say its actions or its api_view.", id="games.E006"))
+        hooks = ("new_state", "view", "options_form", "action_to_engine")
+        for name, method in ((hook, getattr(kind, hook)) for hook in hooks):
             if getattr(method, "__func__", None) is getattr(GameKind, name):
                 errors.append(checks.Error(f"{kind!r} does not say its {name}.", id="games.E004"))
         templates = getattr(kind, "templates", None)
