@@ -197,6 +197,6 @@ class TestAdmin:
         assert "a dream" in html  # the clue
         for vote in round_.votes.select_related("voter__user"):
             assert f"{vote.voter.position}: {vote.voter.user}" in html
-        assert "Storyteller round scores" in html and "Storyteller votes" in html and "cards on the table" in html
+        assert "Storyteller round scores" in html and "Storyteller votes" in html and "Cards on the table" in html
         assert 'name="_save"' not in html  # read only
         assert admin_client.post(reverse("admin:storyteller_storytellerround_delete", args=[round_.pk])).status_code == 403
