@@ -92,16 +92,21 @@ def _fill(players: int, games: int, rounds: int, seed: int):
     from django.db import connection
 
     from games.models import Game, Seat
-    from storyteller.models import Card, Deck, StorytellerRound
+    from storyteller.models import (
+        Card, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote,
+    )
     from stats.services import rows_insert
 
     SEAT_COLUMNS = (
         "game", "user", "position", "colour", "score", "to_act", "is_absent", "has_resigned", "is_winner", "joined_at",
     )
     ROUND_COLUMNS = (
-        "game", "number", "storyteller", "clue", "storyteller_card", "skipped", "table", "points", "scores_after",
-        "revealed_at",
+        "game", "number", "storyteller", "storyteller_seat", "clue", "storyteller_card", "skipped", "table", "points",
+        "scores_after", "revealed_at",
     )
+    TABLE_CARD_COLUMNS = ("round", "card", "owner", "position", "is_storyteller_card", "votes", "votes_cast")
+    VOTE_COLUMNS = ("round", "voter", "table_card")
+    SCORE_COLUMNS = ("round", "seat", "points", "score_after")
 
     rng = random.Random(seed)
     User = get_user_model()
@@ -141,7 +146,7 @@ def _fill(players: int, games: int, rounds: int, seed: int):
             )
             for seated, finished_at in specs
         )
-        seats, round_rows = [], []
+        seats, played = [], []  # played: (game id, number, storyteller, owners, cards, votes, points, scores, at)
         adapt_time, adapt_json = connection.ops.adapt_datetimefield_value, connection.ops.adapt_json_value
         for game, (seated, finished_at) in zip(rows, specs):
             size = len(seated)
@@ -165,19 +170,9 @@ def _fill(players: int, games: int, rounds: int, seed: int):
                 points = {seat: points.get(seat, 0) for seat in range(size)}
                 for seat, gained in points.items():
                     scores[seat] += gained
-                table = [
-                    {"position": p + 1, "card": card, "owner": owner,
-                     "voters": sorted(v for v, voted in votes.items() if voted == p + 1)}
-                    for p, (owner, card) in enumerate(zip(owners, table_cards))
-                ]
-                round_rows.append(
-                    (
-                        game.pk, number, storyteller, f"clue {number}", table_cards[owners.index(storyteller)],
-                        False, adapt_json(table, None),
-                        adapt_json({str(seat): gained for seat, gained in points.items()}, None),
-                        adapt_json({str(seat): score for seat, score in enumerate(scores)}, None),
-                        adapt_time(finished_at - timedelta(hours=rounds - number)),
-                    )
+                played.append(
+                    (game.pk, number, storyteller, owners, table_cards, votes, points, list(scores),
+                     adapt_time(finished_at - timedelta(hours=rounds - number)))
                 )
             top = max(scores)
             started_at = adapt_time(finished_at - timedelta(days=3))
@@ -188,7 +183,68 @@ def _fill(players: int, games: int, rounds: int, seed: int):
             )
             made.append(game.pk)
         rows_insert(Seat, SEAT_COLUMNS, seats)
+        batch_ids = [game.pk for game in rows]
+        seat_ids = {
+            (game_id, position): pk
+            for pk, game_id, position in Seat.objects.filter(game_id__in=batch_ids).values_list("pk", "game", "position")
+        }
+        # The rows storyteller_record writes: the round (with its JSON record), its table, votes and scores.
+        round_rows = []
+        for game_id, number, storyteller, owners, table_cards, votes, points, scores, at in played:
+            table = [
+                {"position": p + 1, "card": card, "owner": owner,
+                 "voters": sorted(v for v, voted in votes.items() if voted == p + 1)}
+                for p, (owner, card) in enumerate(zip(owners, table_cards))
+            ]
+            round_rows.append(
+                (
+                    game_id, number, storyteller, seat_ids[(game_id, storyteller)], f"clue {number}",
+                    table_cards[owners.index(storyteller)], False, adapt_json(table, None),
+                    adapt_json({str(seat): gained for seat, gained in points.items()}, None),
+                    adapt_json({str(seat): score for seat, score in enumerate(scores)}, None), at,
+                )
+            )
         rows_insert(StorytellerRound, ROUND_COLUMNS, round_rows)
+        round_ids = {
+            (game_id, number): pk
+            for pk, game_id, number in StorytellerRound.objects.filter(game_id__in=batch_ids).values_list(
+                "pk", "game", "number"
+            )
+        }
+        rows_insert(
+            StorytellerTableCard,
+            TABLE_CARD_COLUMNS,
+            (
+                (round_ids[(game_id, number)], card, seat_ids[(game_id, owner)], p + 1, owner == storyteller,
+                 sum(1 for voted in votes.values() if voted == p + 1), len(votes))
+                for game_id, number, storyteller, owners, table_cards, votes, _points, _scores, _at in played
+                for p, (owner, card) in enumerate(zip(owners, table_cards))
+            ),
+        )
+        laid = {
+            (round_id, position): pk
+            for pk, round_id, position in StorytellerTableCard.objects.filter(
+                round__game_id__in=batch_ids
+            ).values_list("pk", "round", "position")
+        }
+        rows_insert(
+            StorytellerVote,
+            VOTE_COLUMNS,
+            (
+                (round_ids[(game_id, number)], seat_ids[(game_id, voter)], laid[(round_ids[(game_id, number)], voted)])
+                for game_id, number, _storyteller, _owners, _cards, votes, _points, _scores, _at in played
+                for voter, voted in votes.items()
+            ),
+        )
+        rows_insert(
+            StorytellerRoundScore,
+            SCORE_COLUMNS,
+            (
+                (round_ids[(game_id, number)], seat_ids[(game_id, seat)], points[seat], score)
+                for game_id, number, _storyteller, _owners, _cards, _votes, points, scores, _at in played
+                for seat, score in enumerate(scores)
+            ),
+        )
         print(f"\r  games {start + len(rows):>7,} / {games:,}", end="", flush=True)
     print()
     return user_ids, heavy, made
