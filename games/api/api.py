@@ -87,11 +87,15 @@ class FabulaApi(NinjaAPI):
                         "content": {"application/json": {"schema": _action_schemas(schemas)}},
                         "required": True,
                     }
-                if "429" in operation.get("responses", {}):
-                    operation["responses"]["429"]["headers"] = {"Retry-After": RETRY_AFTER}
+                for status, response in operation.get("responses", {}).items():
+                    if str(status) == "429":
+                        response["headers"] = {"Retry-After": RETRY_AFTER}
+                    if str(status) == "401" and operation.get("security"):  # the token's 401, not a password's
+                        response["headers"] = {"WWW-Authenticate": WWW_AUTHENTICATE}
         return document
 
 
+WWW_AUTHENTICATE = {"description": "`Bearer realm=\"api\"`", "schema": {"type": "string"}}
 RETRY_AFTER = {
     "description": "Seconds to wait before trying again.",
     "schema": {"type": "integer", "minimum": 1},
