@@ -4,6 +4,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import Client
 
 from accounts.services import token_create
@@ -27,6 +29,16 @@ def fresh_rate_counts(settings):
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"api-{uuid.uuid4().hex}"}
     }
+
+
+@pytest.fixture
+def keep_connection():
+    """Requests go straight to the WSGI app: keep it from closing the test's connection, as Django's client does."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 class ApiClient:

@@ -2,9 +2,7 @@
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from hypothesis import HealthCheck, settings as hypothesis_settings
 from schemathesis.checks import positive_data_acceptance
 from schemathesis.generation import GenerationMode
@@ -22,16 +20,6 @@ schema.config.generation.update(
     deterministic=True,
     allow_extra_parameters=False,  # unknown query parameters are ignored, as HTTP APIs do
 )
-
-
-@pytest.fixture
-def keep_connection():
-    """Requests go straight to the WSGI app: keep it from closing the test's connection, as Django's client does."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

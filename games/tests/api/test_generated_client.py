@@ -1,0 +1,157 @@
+"""A client nobody here wrote: openapi-python-client generates one from the OpenAPI document, and three of
+them play a whole game of Storyteller through every operation, onto Django's WSGI application.
+
+Every answer must parse into the generated models and give back the same JSON
+(``to_dict``): the document describes each key the API sends, and nothing else.
+"""
+
+import importlib
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from django.core.wsgi import get_wsgi_application
+
+from games.models import Game
+from games.tests.factories import deck_with_cards
+from think_alike.tests.content import small_content
+
+from .openapi import document
+
+pytestmark = pytest.mark.django_db
+PACKAGE = "fabula_generated_client"
+GENERATOR = Path(sys.executable).with_name("openapi-python-client")
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory, django_db_setup, django_db_blocker):
+    """The generated package, imported (and forgotten afterwards)."""
+    root = tmp_path_factory.mktemp("generated")
+    with django_db_blocker.unblock():
+        (root / "openapi.json").write_text(json.dumps(document()))
+    (root / "config.yaml").write_text("post_hooks: []\n")
+    run = subprocess.run(
+        [GENERATOR, "generate", "--path", root / "openapi.json", "--output-path", root / PACKAGE, "--meta", "none",
+         "--config", root / "config.yaml"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0 and "Warning" not in run.stdout + run.stderr, run.stdout + run.stderr
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(root))
+        for name in [name for name in sys.modules if name.split(".")[0] == PACKAGE]:
+            del sys.modules[name]
+
+
+def operation(tag: str, name: str):
+    """A generated operation's module (``sync_detailed``, ``sync``, ...)."""
+    return importlib.import_module(f"{PACKAGE}.api.{tag}.{name}")
+
+
+class Player:
+    """One generated client, signed up and holding its token; ``call`` checks every answer's round trip."""
+
+    def __init__(self, package, transport, username: str):
+        models = self.models = importlib.import_module(f"{PACKAGE}.models")
+        anonymous = package.Client(base_url="http://testserver", httpx_args={"transport": transport})
+        password = "a long pass phrase"
+        body = models.AccountIn(username=username, email=f"{username}@example.com", password=password)
+        assert self.call(operation("accounts", "accounts_create"), client=anonymous, body=body).status_code == 201
+        body = models.TokenIn(username=username, password=password)
+        token = self.call(operation("accounts", "tokens_create"), client=anonymous, body=body)
+        self.username = username
+        self.client = package.AuthenticatedClient(
+            base_url="http://testserver", token=token.parsed.token, httpx_args={"transport": transport}
+        )
+
+    called: set[str] = set()
+
+    def call(self, operation, **kwargs):
+        Player.called.add(operation.__name__.rsplit(".", 1)[1])
+        response = operation.sync_detailed(**kwargs)
+        body = json.loads(response.content)
+        assert response.parsed is not None, body
+        assert response.parsed.to_dict() == body, operation.__name__  # every key is in the generated model
+        return response
+
+    def games(self, name, **kwargs):
+        return self.call(operation("games", name), client=self.client, **kwargs)
+
+    def view(self, game_id):
+        return self.games("games_detail", game_id=game_id).parsed
+
+    def play(self, game_id, rng):
+        """Act if the game waits for us: a Storyteller move chosen at random among the legal ones."""
+        view = self.view(game_id)
+        if view.status != "active" or not view.you.to_act:
+            return view
+        models, hand = self.models, [card.id for card in view.hand]
+        if view.phase == "clue":
+            action = models.Clue(type_="clue", card=rng.choice(hand), text=rng.choice(["dream", "the sea", "home"]))
+        elif view.phase == "submit":
+            action = models.Submit(type_="submit", cards=rng.sample(hand, view.cards_to_submit))
+        else:
+            positions = [card.position for card in view.table if not card.mine]
+            action = models.Vote(type_="vote", position=rng.choice(positions), round_=view.round_)
+        response = self.games("games_act", game_id=game_id, body=action)
+        assert response.status_code == 200, response.content
+        return response.parsed
+
+
+def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, keep_connection):
+    deck_with_cards(40)
+    small_content(tasks=2)
+    transport = httpx.WSGITransport(app=get_wsgi_application())
+    host, guest, third = (Player(generated, transport, name) for name in ("gen-host", "gen-guest", "gen-third"))
+    models = host.models
+
+    # A game that is left, one that is started early, one played to the end.
+    left = host.games("games_create", body=models.GameCreateIn(seats=4)).parsed
+    assert guest.games("games_join", game_id=left.id, body=models.JoinIn()).status_code == 200
+    assert guest.games("games_leave", game_id=left.id).parsed.status == "open"
+    early = guest.games("games_create", body=models.GameCreateIn(seats=5, pace=models.GameCreateInPace.LIVE)).parsed
+    for player in (host, third):
+        player.games("games_join", game_id=early.id)
+    assert guest.games("games_start", game_id=early.id).parsed.status == "active"
+
+    created = host.games(
+        "games_create",
+        body=models.GameCreateIn(
+            kind=models.GameCreateInKind.STORYTELLER,
+            seats=3,
+            visibility=models.GameCreateInVisibility.PRIVATE,
+            target_score=5,
+        ),
+    )
+    game = created.parsed
+    assert created.status_code == 201 and game.invite_code and game.you.is_creator
+    for player in (guest, third):
+        player.games("games_join", game_id=game.id, body=models.JoinIn(invite_code=game.invite_code))
+    listed = third.games("games_list", mine=True, status="active").parsed
+    assert {summary.id for summary in listed.games} == {early.id, game.id}
+    fields = host.call(operation("think_alike", "think_alike_fields_list"), client=host.client).parsed.fields
+    assert fields and fields[0].start
+
+    refused = guest.games("games_act", game_id=game.id, body=models.Vote(type_="vote", position=1))
+    assert refused.status_code == 409 and refused.parsed.error.code == "wrong_phase"
+
+    rng = random.Random(7)
+    for _ in range(200):
+        views = [player.play(game.id, rng) for player in (host, guest, third)]
+        if all(view.status == "finished" for view in views):
+            break
+    final = host.view(game.id)
+    assert final.status == "finished" and Game.objects.get(pk=game.id).status == "finished"
+    assert max(player.score for player in final.players) >= 5 and final.winners and final.standings
+    assert final.last_round.table and all(card.owner for card in final.last_round.table)
+
+    resign = host.games("games_act", game_id=early.id, body=models.Resign(type_="resign"))
+    assert resign.status_code == 200
+    every = {operation["operationId"] for item in document()["paths"].values() for operation in item.values()}
+    assert Player.called == every and len(every) == 10
