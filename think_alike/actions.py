@@ -37,7 +37,10 @@ class Move(Action):
 
 
 class Swap(Action):
-    """Phase `swap`, the turn holder: replace a field of the board (not the start) by an unused one; the token goes to it."""
+    """Phase `swap`, the turn holder: replace a field of the board (not the start) by an unused one.
+
+    The token goes to the new field.
+    """
 
     type: Literal["swap"]
     remove: FieldId = Field(description="A field on the board (`choices.remove[].id`).")

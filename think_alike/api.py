@@ -214,7 +214,9 @@ class Choices(Answer):
 
 class ThinkAlikeYou(You):
     is_turn_holder: bool = Field(default=False, description="Players only.")
-    answers: list[str] | None = Field(default=None, description="Players only: your own answers this round, once given.")
+    answers: list[str] | None = Field(
+        default=None, description="Players only: your own answers this round, once given."
+    )
     absent: bool = Field(default=False, description="Players only, once started: you are marked absent.")
 
 

@@ -95,7 +95,7 @@ class FabulaApi(NinjaAPI):
         return document
 
 
-WWW_AUTHENTICATE = {"description": "`Bearer realm=\"api\"`", "schema": {"type": "string"}}
+WWW_AUTHENTICATE = {"description": '`Bearer realm="api"`', "schema": {"type": "string"}}
 RETRY_AFTER = {
     "description": "Seconds to wait before trying again.",
     "schema": {"type": "integer", "minimum": 1},
@@ -167,9 +167,7 @@ def on_validation_error(request, exc: ValidationError):
 
 @api.exception_handler(AuthenticationError)
 def on_authentication_error(request, exc):
-    response = error_response(
-        request, 401, "unauthorized", _("Send a valid API token: Authorization: Bearer <token>.")
-    )
+    response = error_response(request, 401, "unauthorized", _("Send a valid API token: Authorization: Bearer <token>."))
     response["WWW-Authenticate"] = 'Bearer realm="api"'
     return response
 

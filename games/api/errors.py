@@ -14,4 +14,4 @@ class ApiError(Exception):
 
 def errors(*statuses: int) -> dict:
     """The error answers an operation documents."""
-    return {status: Error for status in statuses}
+    return dict.fromkeys(statuses, Error)

@@ -99,7 +99,11 @@ def games_list(
     "/games", summary="Create a game", response={201: AnyGameView, **errors(400, 401, 429)}, exclude_unset=True
 )
 def games_create(request, payload: GameCreateIn = Body(default_factory=GameCreateIn)):
-    """Create a game of Storyteller or Think Alike; you take its first seat. A private game's view carries its `invite_code`."""
+    """Create a game (of Storyteller, Think Alike, ...); you take its first seat.
+
+    Every field is optional; a kind's options apply to a game of that kind. A private game's view carries its
+    `invite_code`.
+    """
     kind = kind_get(payload.kind)
     own = set(kind.api_create_options.model_fields) if kind.api_create_options is not None else set()
     options = {key: value for key, value in payload.model_dump(include=own).items() if value is not None}

@@ -55,7 +55,10 @@ def schema_errors(schema: dict, body) -> list[str]:
             return [f"{discriminator['propertyName']}={body.get(discriminator['propertyName'])!r} is not in the union"]
         schema = {"$ref": ref}
     validator = jsonschema_rs.Draft202012Validator({**schema, "components": components})
-    return [f"{'/'.join(map(str, error.instance_path)) or '(top)'}: {error.message}" for error in validator.iter_errors(body)]
+    return [
+        f"{'/'.join(map(str, error.instance_path)) or '(top)'}: {error.message}"
+        for error in validator.iter_errors(body)
+    ]
 
 
 def conformance_errors(method: str, path: str, response) -> list[str]:
@@ -84,7 +87,9 @@ def selector_view(game_id: int, user) -> dict:
     request = RequestFactory().get("/")
     request.user = user
     game, seats = game_get_for_viewer(game_id=game_id, user=user)
-    return json.loads(json.dumps(view_out(game_view(game=game, seats=seats, user=user), request=request), cls=DjangoJSONEncoder))
+    return json.loads(
+        json.dumps(view_out(game_view(game=game, seats=seats, user=user), request=request), cls=DjangoJSONEncoder)
+    )
 
 
 class CheckedClient(ApiClient):
@@ -106,7 +111,9 @@ class CheckedClient(ApiClient):
         assert not problems, "\n".join(problems)
         if is_view(method, API + path, response.status_code) and self.user is not None:
             body = response.json()
-            assert body == selector_view(body["id"], self.user), f"{method} {path}: the answer is not the selector's view"
+            assert body == selector_view(body["id"], self.user), (
+                f"{method} {path}: the answer is not the selector's view"
+            )
             role = "spectator" if body["you"]["seat"] is None else "player"
             CheckedClient.seen.add((body["kind"], body["status"], body["phase"], role))
         return response

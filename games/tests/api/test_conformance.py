@@ -85,7 +85,9 @@ def test_the_documents_limits_enums_and_headers():
     assert act["responses"]["429"]["headers"]["Retry-After"]["schema"]["type"] == "integer"
     union = act["requestBody"]["content"]["application/json"]["schema"]
     assert union["discriminator"]["propertyName"] == "type"
-    assert {"clue", "submit", "vote", "resign", "place_field", "answer", "split"} <= set(union["discriminator"]["mapping"])
+    assert {"clue", "submit", "vote", "resign", "place_field", "answer", "split"} <= set(
+        union["discriminator"]["mapping"]
+    )
     assert "ActionIn" not in schemas and "ResignAction" not in schemas
 
 
@@ -123,8 +125,13 @@ def test_storyteller_in_every_phase_for_players_and_spectators(player):
     assert {view["status"] for view in views} == {"finished"} and views[0]["standings"]
     assert {
         ("storyteller", status, phase, role)
-        for status, phase in [("open", None), ("active", "clue"), ("active", "submit"), ("active", "vote"),
-                              ("finished", None)]
+        for status, phase in [
+            ("open", None),
+            ("active", "clue"),
+            ("active", "submit"),
+            ("active", "vote"),
+            ("finished", None),
+        ]
         for role in ("player", "spectator")
     } <= CheckedClient.seen
 
@@ -170,9 +177,9 @@ def test_errors_and_the_other_operations(player, settings):
     assert first.get("/think-alike/fields", lang="da").json()["fields"]
     signed = anonymous.post("/accounts", {"username": "newbie", "email": "n@example.com", "password": "a long pass"})
     assert signed.status_code == 201
-    assert anonymous.post("/accounts", {"username": "newbie", "email": "m@example.com", "password": "a long pass"}).json()[
-        "error"
-    ]["fields"]["username"]
+    assert anonymous.post(
+        "/accounts", {"username": "newbie", "email": "m@example.com", "password": "a long pass"}
+    ).json()["error"]["fields"]["username"]
     assert anonymous.post("/tokens", {"username": "newbie", "password": "a long pass"}).status_code == 201
     assert anonymous.post("/tokens", {"username": "newbie", "password": "wrong"}).status_code == 401
     settings.FABULA_API_RATES = {"actions": (1, 60)}
@@ -226,7 +233,11 @@ def _steer(view: dict, landings: set, rng_turn: int) -> dict | None:
         return {"type": "move_to", "position": choices["positions"][rng_turn % len(choices["positions"])]}
     if phase == "duel":
         positions = choices["positions"]
-        return {"type": "duel", "opponent": choices["opponents"][0]["seat"], "position": positions[0] if positions else None}
+        return {
+            "type": "duel",
+            "opponent": choices["opponents"][0]["seat"],
+            "position": positions[0] if positions else None,
+        }
     return None
 
 
@@ -234,13 +245,19 @@ def test_think_alike_in_every_phase_for_players_and_spectators(player):
     content = small_content(tasks=40)
     for n in range(4):  # enough fields of every kind for a board of four kinds
         for kind in ("swap", "move", "duel"):
-            BoardField.objects.create(key=f"{kind}-extra-{n}", kind=kind, bonus=2 if kind == "duel" else None,
-                                      text_en=f"{kind} {n}", text_da=f"{kind} {n}")
+            BoardField.objects.create(
+                key=f"{kind}-extra-{n}",
+                kind=kind,
+                bonus=2 if kind == "duel" else None,
+                text_en=f"{kind} {n}",
+                text_da=f"{kind} {n}",
+            )
     assert content["start"]
     players = [player() for _ in range(3)]
     spectator = player()
-    created = players[0].post("/games", {"kind": "think_alike", "seats": 3, "board": "draft", "stop": "tasks",
-                                         "count": 40, "lang": "en"})
+    created = players[0].post(
+        "/games", {"kind": "think_alike", "seats": 3, "board": "draft", "stop": "tasks", "count": 40, "lang": "en"}
+    )
     game_id = created.json()["id"]
     for client in players[1:]:
         client.post(f"/games/{game_id}/join")

@@ -35,9 +35,21 @@ def generated(tmp_path_factory, django_db_setup, django_db_blocker):
         (root / "openapi.json").write_text(json.dumps(document()))
     (root / "config.yaml").write_text("post_hooks: []\n")
     run = subprocess.run(
-        [GENERATOR, "generate", "--path", root / "openapi.json", "--output-path", root / PACKAGE, "--meta", "none",
-         "--config", root / "config.yaml"],
-        capture_output=True, text=True, timeout=120,
+        [
+            GENERATOR,
+            "generate",
+            "--path",
+            root / "openapi.json",
+            "--output-path",
+            root / PACKAGE,
+            "--meta",
+            "none",
+            "--config",
+            root / "config.yaml",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0 and "Warning" not in run.stdout + run.stderr, run.stdout + run.stderr
     sys.path.insert(0, str(root))
