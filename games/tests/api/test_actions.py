@@ -210,3 +210,27 @@ class TestBadInput:
     def test_no_token(self, seated, anon):
         game_id, _users = seated(3)
         assert error_of(anon.post(f"/games/{game_id}/actions", {"type": "resign"})) == (401, "unauthorized")
+
+
+class TestOneMessageOnEveryPath:
+    @pytest.mark.parametrize(
+        "json, form",
+        [
+            ({"type": "vote"}, {"type": "vote"}),
+            ({"type": "clue", "card": "abc", "text": "t"}, {"type": "clue", "card": "abc", "text": "t"}),
+            ({"type": "dance"}, {"type": "dance"}),
+            ({"type": "submit", "cards": ["1", "x"]}, {"type": "submit", "cards": ["1", "x"]}),
+        ],
+    )
+    def test_the_page_shows_what_the_api_answers(self, seated, json, form):
+        from django.test import Client
+        from django.urls import reverse
+        from django.utils.html import escape
+
+        game_id, users = seated(3)
+        answer = users[0][1].post(f"/games/{game_id}/actions", json)
+        assert error_of(answer)[1] == "bad_action"
+        browser = Client()
+        browser.force_login(users[0][0])
+        page = browser.post(reverse("games:act", args=[game_id]), form, HTTP_HX_REQUEST="true").content.decode()
+        assert escape(answer.json()["error"]["message"]) in page
