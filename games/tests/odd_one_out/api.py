@@ -1,10 +1,9 @@
-"""Odd one out in the API: its options, its one action and its view, for the OpenAPI document."""
+"""Odd one out in the API: its options and its view, for the OpenAPI document (its actions: ``actions``)."""
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import Field, StrictInt, TypeAdapter
+from pydantic import Field, StrictInt
 
-from games.actions import TEXT, Action, Resign
 from games.api.schemas import Answer, GameViewBase, Request, You
 
 from .engine import rules
@@ -14,23 +13,6 @@ class OddOneOutCreateIn(Request):
     rounds: StrictInt | None = Field(
         default=None, description=f"Odd one out: how many rounds, 1 to {rules.ROUNDS_MAX} (default {rules.ROUNDS})."
     )
-
-
-class PickAction(Action):
-    """Odd one out, phase `pick`: one of the `words` shown, or a word of your own."""
-
-    type: Literal["pick"]
-    word: str = Field(max_length=200, pattern=TEXT)
-
-
-ACTION_MODELS = (PickAction, Resign)
-ACTION = TypeAdapter(Annotated[PickAction | Resign, Field(discriminator="type")])
-
-
-def to_engine(action: Action) -> dict:
-    if isinstance(action, PickAction):
-        return {"type": "pick", "word": action.word}
-    return {"type": action.type}
 
 
 class Word(Answer):

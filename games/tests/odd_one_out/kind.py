@@ -16,7 +16,7 @@ from games.selectors.common import (
 )
 from games.services.errors import GameError
 
-from . import api
+from . import actions, api
 from .engine import rules as engine
 
 # The words the rounds show: content of the game, shown through the translations.
@@ -57,8 +57,8 @@ class OddOneOutKind(GameKind):
     )
     success_messages = {"pick": _("Your word is in.")}
 
-    action_models = api.ACTION_MODELS
-    action_adapter = api.ACTION
+    action_models = actions.ACTION_MODELS
+    action_adapter = actions.ACTION
     api_view = api.OddOneOutView
     api_create_options = api.OddOneOutCreateIn
 
@@ -89,7 +89,7 @@ class OddOneOutKind(GameKind):
         return self.action_parse({"type": "pick", "word": word, "round": post.get("round") or None}, strict=False)
 
     def action_to_engine(self, action) -> dict:
-        return api.to_engine(action)
+        return actions.to_engine(action)
 
     def apply(self, state, *, seat, action, rng, now):
         try:

@@ -82,8 +82,11 @@ def test_a_game_through_the_api():
 
 def test_the_openapi_document_holds_its_view_and_action():
     document = Client().get("/api/v1/openapi.json").json()
-    assert "OddOneOutView" in document["components"]["schemas"]
-    assert "PickAction" in json.dumps(document)
+    schemas = document["components"]["schemas"]
+    assert "OddOneOutView" in schemas
+    body = document["paths"]["/api/v1/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
+    assert {"$ref": "#/components/schemas/Pick"} in body["schema"]["oneOf"]
+    assert set(schemas["Pick"]["properties"]) == {"type", "word", "round"}
 
 
 def test_a_game_through_the_pages():
