@@ -2,8 +2,8 @@
 notifications and the replay, with nothing of it outside its own folder."""
 
 import json
-import re
 from datetime import timedelta
+from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
@@ -19,6 +19,36 @@ from games.tests.factories import UserFactory
 from games.tests.odd_one_out.kind import KIND
 
 pytestmark = pytest.mark.django_db
+
+
+class Forms(HTMLParser):
+    """The forms of a page: each one's attributes and its inputs (name, type, value)."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.forms: list[dict] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.forms.append({"attrs": attrs, "inputs": []})
+        elif tag == "input" and self.forms:
+            self.forms[-1]["inputs"].append(attrs)
+
+    def by_class(self, name: str) -> dict:
+        return next(form for form in self.forms if name in form["attrs"].get("class", "").split())
+
+
+def filled(form: dict, *, choose: dict, write: dict) -> dict:
+    """What a browser sends for ``form``: its hidden inputs, the radio values chosen, the texts written."""
+    data = {i["name"]: i.get("value", "") for i in form["inputs"] if i.get("type") == "hidden"}
+    for i in form["inputs"]:
+        if i.get("type") == "radio" and choose.get(i["name"]) == i["value"]:
+            data[i["name"]] = i["value"]
+        elif i.get("type") == "text":
+            data[i["name"]] = write.get(i["name"], "")
+    return data
 
 
 class Api:
@@ -93,16 +123,19 @@ def test_a_game_through_the_pages():
     users = UserFactory.create_batch(3)
     browsers = []
     for user in users:
-        browser = Client()
+        browser = Client(enforce_csrf_checks=True)
         browser.force_login(user)
         browsers.append(browser)
 
     form = browsers[0].get(reverse("games:create")).content.decode()
     assert 'value="odd_one_out"' in form  # the new-game form offers the kind ...
     assert 'name="rounds"' in form  # ... and its options
+    create = Forms(form).by_class("create-form")
+    token = next(i["value"] for i in create["inputs"] if i["name"] == "csrfmiddlewaretoken")
     response = browsers[0].post(
         reverse("games:create"),
         {
+            "csrfmiddlewaretoken": token,
             "kind": "odd_one_out",
             "max_seats": "3",
             "pace": "async",
@@ -115,7 +148,9 @@ def test_a_game_through_the_pages():
     assert response.url == game.get_absolute_url()
     assert game.options == {"rounds": 1}
     for browser in browsers[1:]:
-        browser.post(reverse("games:join", args=[game.pk]))
+        join = Forms(browser.get(game.get_absolute_url()).content.decode()).forms
+        [form] = [f for f in join if f["attrs"]["action"] == reverse("games:join", args=[game.pk])]
+        browser.post(form["attrs"]["action"], filled(form, choose={}, write={}))
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 
@@ -124,19 +159,26 @@ def test_a_game_through_the_pages():
     assert 'class="pick-form"' in page  # its play partial, with the form
     assert "1 round" in page  # its options partial
     assert ".odd-one-out .words" in page  # its head partial
-    word = re.search(r'name="word" value="([^"]+)"', page).group(1)
+    pick = Forms(page).by_class("pick-form")
+    words = [i["value"] for i in pick["inputs"] if i["name"] == "word"]
+    assert len(words) == 4
+    word = words[0]
 
-    response = browsers[0].post(reverse("games:act", args=[game.pk]), {"type": "pick", "word": word, "round": "1"})
+    # The page's own form, as a browser posts it (its CSRF token, type and round).
+    response = browsers[0].post(pick["attrs"]["action"], filled(pick, choose={"word": word}, write={}))
     assert response.status_code == 302
     page = browsers[0].get(game.get_absolute_url()).content.decode()
     assert "Your word is in." in page
     assert f"Your word: {word}" in page
+    assert 'class="pick-form"' not in page
     # An htmx post answers with the board; a word of one's own wins over the radio buttons.
+    pick = Forms(browsers[1].get(game.get_absolute_url()).content.decode()).by_class("pick-form")
+    assert pick["attrs"]["hx-post"] == pick["attrs"]["action"]
     board = (
         browsers[1]
         .post(
-            reverse("games:act", args=[game.pk]),
-            {"type": "pick", "word": word, "own": "Lantern", "round": "1"},
+            pick["attrs"]["action"],
+            filled(pick, choose={"word": word}, write={"own": "Lantern"}),
             headers={"HX-Request": "true"},
         )
         .content.decode()
