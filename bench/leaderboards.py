@@ -186,7 +186,9 @@ def _fill(players: int, games: int, rounds: int, seed: int):
         batch_ids = [game.pk for game in rows]
         seat_ids = {
             (game_id, position): pk
-            for pk, game_id, position in Seat.objects.filter(game_id__in=batch_ids).values_list("pk", "game", "position")
+            for pk, game_id, position in Seat.objects.filter(game_id__in=batch_ids).values_list(
+                "pk", "game", "position"
+            )
         }
         # The rows storyteller_record writes: the round (with its JSON record), its table, votes and scores.
         round_rows = []

@@ -29,8 +29,21 @@ def think_alike_replay(*, game: Game, seats: list[Seat]) -> dict:
             splits=Count("ruling_rows", filter=Q(ruling_rows__kind="split")),
         )
         .values(
-            "id", "number", "turn", "task_text", "hint", "die", "direction", "landed_kind", "auto", "swap",
-            "duel_opponent", "duel_bonus", "duel_winner", "merges", "splits",
+            "id",
+            "number",
+            "turn",
+            "task_text",
+            "hint",
+            "die",
+            "direction",
+            "landed_kind",
+            "auto",
+            "swap",
+            "duel_opponent",
+            "duel_bonus",
+            "duel_winner",
+            "merges",
+            "splits",
         )
     )
     groups: dict[int, dict[int, list[tuple[int, str]]]] = {}

@@ -130,8 +130,13 @@ class TestConstraints:
         laid = revealed.table_cards.filter(is_storyteller_card=False).first()
         with pytest.raises(IntegrityError), transaction.atomic():
             StorytellerTableCard.objects.create(
-                round=revealed, card=laid.card, owner=laid.owner, position=9, is_storyteller_card=False,
-                votes=0, votes_cast=0,
+                round=revealed,
+                card=laid.card,
+                owner=laid.owner,
+                position=9,
+                is_storyteller_card=False,
+                votes=0,
+                votes_cast=0,
             )
 
     def test_a_second_storyteller_card(self, revealed):
@@ -139,25 +144,40 @@ class TestConstraints:
         laid = revealed.table_cards.get(is_storyteller_card=True)
         with pytest.raises(IntegrityError), transaction.atomic():
             StorytellerTableCard.objects.create(
-                round=revealed, card=deck_card, owner=laid.owner, position=9, is_storyteller_card=True,
-                votes=0, votes_cast=0,
+                round=revealed,
+                card=deck_card,
+                owner=laid.owner,
+                position=9,
+                is_storyteller_card=True,
+                votes=0,
+                votes_cast=0,
             )
 
     def test_two_cards_in_one_place(self, revealed):
         laid = revealed.table_cards.first()
-        unused = StorytellerTableCard.objects.exclude(round=revealed).exclude(
-            card__in=revealed.table_cards.values("card")
-        ).first().card
+        unused = (
+            StorytellerTableCard.objects.exclude(round=revealed)
+            .exclude(card__in=revealed.table_cards.values("card"))
+            .first()
+            .card
+        )
         with pytest.raises(IntegrityError), transaction.atomic():
             StorytellerTableCard.objects.create(
-                round=revealed, card=unused, owner=laid.owner, position=laid.position, is_storyteller_card=False,
-                votes=0, votes_cast=0,
+                round=revealed,
+                card=unused,
+                owner=laid.owner,
+                position=laid.position,
+                is_storyteller_card=False,
+                votes=0,
+                votes_cast=0,
             )
 
     def test_a_second_score_of_a_seat(self, revealed):
         score = revealed.scores.first()
         with pytest.raises(IntegrityError), transaction.atomic():
-            StorytellerRoundScore.objects.create(round=revealed, seat=score.seat, points=0, score_after=score.score_after)
+            StorytellerRoundScore.objects.create(
+                round=revealed, seat=score.seat, points=0, score_after=score.score_after
+            )
 
     def test_a_lost_turn_with_a_clue(self, revealed):
         with pytest.raises(IntegrityError), transaction.atomic():
@@ -188,7 +208,9 @@ class TestAdmin:
         assert listing.status_code == 200
         assert listing.context["cl"].result_count == 3
         assert {r.game_id for r in listing.context["cl"].result_list} == {game.pk}
-        assert admin_client.get(reverse("admin:storyteller_storytellerround_changelist")).context["cl"].result_count == 6
+        assert (
+            admin_client.get(reverse("admin:storyteller_storytellerround_changelist")).context["cl"].result_count == 6
+        )
 
         round_ = StorytellerRound.objects.filter(game=game).order_by("number").first()
         page = admin_client.get(reverse("admin:storyteller_storytellerround_change", args=[round_.pk]))
@@ -199,4 +221,6 @@ class TestAdmin:
             assert f"{vote.voter.position}: {vote.voter.user}" in html
         assert "Storyteller round scores" in html and "Storyteller votes" in html and "Cards on the table" in html
         assert 'name="_save"' not in html  # read only
-        assert admin_client.post(reverse("admin:storyteller_storytellerround_delete", args=[round_.pk])).status_code == 403
+        assert (
+            admin_client.post(reverse("admin:storyteller_storytellerround_delete", args=[round_.pk])).status_code == 403
+        )

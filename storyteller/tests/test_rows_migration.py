@@ -37,8 +37,15 @@ def test_rounds_of_before_the_rows_get_their_rows():
     cards = list(Card.objects.filter(deck=deck_with_cards(12)).order_by("pk").values_list("pk", flat=True))
     now = timezone.now()
     game = Game.objects.create(
-        kind="storyteller", status=Game.Status.FINISHED, phase="finished", phase_seconds=3600, max_seats=4,
-        creator=users[0], round=3, started_at=now, finished_at=now,
+        kind="storyteller",
+        status=Game.Status.FINISHED,
+        phase="finished",
+        phase_seconds=3600,
+        max_seats=4,
+        creator=users[0],
+        round=3,
+        started_at=now,
+        finished_at=now,
     )
     seats = Seat.objects.bulk_create(
         Seat(game=game, user=user, position=position, score=score)
@@ -53,33 +60,59 @@ def test_rounds_of_before_the_rows_get_their_rows():
         {"position": 4, "card": cards[3], "owner": 3, "voters": []},
     ]
     round_1 = OldRound.objects.create(
-        game_id=game.pk, number=1, storyteller=0, clue="A door", storyteller_card_id=cards[0], skipped=False,
-        table=table_1, points={"0": 3, "1": 4, "2": 1, "3": 0}, scores_after={"0": 3, "1": 4, "2": 1, "3": 0},
+        game_id=game.pk,
+        number=1,
+        storyteller=0,
+        clue="A door",
+        storyteller_card_id=cards[0],
+        skipped=False,
+        table=table_1,
+        points={"0": 3, "1": 4, "2": 1, "3": 0},
+        scores_after={"0": 3, "1": 4, "2": 1, "3": 0},
         revealed_at=now,
     )
     # Its table cards as card statistics wrote them already: the migration keeps them and links the votes.
     OldTableCard.objects.bulk_create(
         OldTableCard(
-            round_id=round_1.pk, card_id=entry["card"], owner_id=seat[entry["owner"]].pk, position=entry["position"],
-            is_storyteller_card=entry["owner"] == 0, votes=len(entry["voters"]), votes_cast=3,
+            round_id=round_1.pk,
+            card_id=entry["card"],
+            owner_id=seat[entry["owner"]].pk,
+            position=entry["position"],
+            is_storyteller_card=entry["owner"] == 0,
+            votes=len(entry["voters"]),
+            votes_cast=3,
         )
         for entry in table_1
     )
     # Round 2: Bo tells; everyone finds it (no table card rows yet: a round of before card statistics).
     OldRound.objects.create(
-        game_id=game.pk, number=2, storyteller=1, clue="Teatime", storyteller_card_id=cards[5], skipped=False,
+        game_id=game.pk,
+        number=2,
+        storyteller=1,
+        clue="Teatime",
+        storyteller_card_id=cards[5],
+        skipped=False,
         table=[
             {"position": 1, "card": cards[4], "owner": 2, "voters": []},
             {"position": 2, "card": cards[5], "owner": 1, "voters": [0, 2, 3]},
             {"position": 3, "card": cards[6], "owner": 0, "voters": []},
             {"position": 4, "card": cards[7], "owner": 3, "voters": []},
         ],
-        points={"0": 2, "1": 0, "2": 2, "3": 2}, scores_after={"0": 5, "1": 4, "2": 3, "3": 2}, revealed_at=now,
+        points={"0": 2, "1": 0, "2": 2, "3": 2},
+        scores_after={"0": 5, "1": 4, "2": 3, "3": 2},
+        revealed_at=now,
     )
     # Round 3: Cy lost the turn.
     OldRound.objects.create(
-        game_id=game.pk, number=3, storyteller=2, clue="", skipped=True, table=[],
-        points={"0": 0, "1": 0, "2": 0, "3": 0}, scores_after={"0": 5, "1": 4, "2": 3, "3": 2}, revealed_at=now,
+        game_id=game.pk,
+        number=3,
+        storyteller=2,
+        clue="",
+        skipped=True,
+        table=[],
+        points={"0": 0, "1": 0, "2": 0, "3": 0},
+        scores_after={"0": 5, "1": 4, "2": 3, "3": 2},
+        revealed_at=now,
     )
 
     migrate(latest())
@@ -98,26 +131,45 @@ def test_rounds_of_before_the_rows_get_their_rows():
     assert sorted(rounds[1].votes.values_list("voter__position", "table_card__position")) == [(0, 2), (2, 2), (3, 2)]
     assert not rounds[2].votes.exists() and not rounds[2].table_cards.exists()
     assert sorted(rounds[1].scores.values_list("seat__position", "points", "score_after")) == [
-        (0, 2, 5), (1, 0, 4), (2, 2, 3), (3, 2, 2),
+        (0, 2, 5),
+        (1, 0, 4),
+        (2, 2, 3),
+        (3, 2, 2),
     ]
     assert rounds[2].scores.count() == 4
 
     # The replay and the statistics read the rows as they read those of a game played today.
     replay = storyteller_replay(game=game, seats=list(game.seats.select_related("user").order_by("position")))
     assert [(r["number"], r["outcome"], r["found"], r["votes"]) for r in replay["rounds"]] == [
-        (1, "just_right", 1, 3), (2, "all_found", 3, 3), (3, "skipped", 0, 0),
+        (1, "just_right", 1, 3),
+        (2, "all_found", 3, 3),
+        (3, "skipped", 0, 0),
     ]
     first = replay["rounds"][0]["table"]
-    assert [(c["position"], c["owner"]["seat"], [v["seat"] for v in c["voters"]], c["is_storytellers"]) for c in first] == [
-        (1, 1, [2], False), (2, 0, [1], True), (3, 2, [3], False), (4, 3, [], False),
+    assert [
+        (c["position"], c["owner"]["seat"], [v["seat"] for v in c["voters"]], c["is_storytellers"]) for c in first
+    ] == [
+        (1, 1, [2], False),
+        (2, 0, [1], True),
+        (3, 2, [3], False),
+        (4, 3, [], False),
     ]
     assert [(s["seat"], s["points"], s["score"]) for s in replay["rounds"][1]["standings"]] == [
-        (0, 2, 5), (1, 0, 4), (2, 2, 3), (3, 2, 2),
+        (0, 2, 5),
+        (1, 0, 4),
+        (2, 2, 3),
+        (3, 2, 2),
     ]
     by_seat = storyteller_contributions([game.pk])[game.pk]
     assert {seat: (c.rounds, c.points) for seat, c in by_seat.items()} == {0: (2, 5), 1: (2, 4), 2: (3, 3), 3: (2, 2)}
     assert by_seat[0].counts == {
-        "clues": 1, "just_right": 1, "guesses": 1, "found": 1, "decoys": 1, "clue_games": 1, "guess_games": 1,
+        "clues": 1,
+        "just_right": 1,
+        "guesses": 1,
+        "found": 1,
+        "decoys": 1,
+        "clue_games": 1,
+        "guess_games": 1,
         "decoy_games": 1,
     }
     assert by_seat[1].counts["clues"] == 1 and "just_right" not in by_seat[1].counts

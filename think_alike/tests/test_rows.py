@@ -16,7 +16,11 @@ from games.services.games import game_act, game_expire
 from games.tests.factories import UserFactory
 from think_alike.engine import rules as engine
 from think_alike.models import (
-    ThinkAlikeAnswer, ThinkAlikeGroup, ThinkAlikeRound, ThinkAlikeRoundScore, ThinkAlikeRuling,
+    ThinkAlikeAnswer,
+    ThinkAlikeGroup,
+    ThinkAlikeRound,
+    ThinkAlikeRoundScore,
+    ThinkAlikeRuling,
 )
 from think_alike.replay import think_alike_replay
 from think_alike.stats import think_alike_contributions
@@ -96,9 +100,11 @@ def rows_of(game: Game) -> list[dict]:
                 "turn": round_.turn,
                 "answers": [tuple(answers.get(seat, ())) if seats[seat] else None for seat in sorted(seats)],
                 "groups": [
-                    (group.number, group.key, tuple(group.answers.order_by("seat__position", "index").values_list(
-                        "seat__position", "index"
-                    )))
+                    (
+                        group.number,
+                        group.key,
+                        tuple(group.answers.order_by("seat__position", "index").values_list("seat__position", "index")),
+                    )
                     for group in round_.group_rows.order_by("number")
                 ],
                 "rulings": [
@@ -124,7 +130,9 @@ def history_of(game: Game) -> list[dict]:
                 "turn": played.turn,
                 "answers": [None if given is None else tuple(given) for given in played.answers],
                 "groups": [(g.id, g.key, tuple(tuple(i) for i in g.items)) for g in played.groups],
-                "rulings": [(r.kind, tuple(r.groups), r.result, tuple(tuple(i) for i in r.items)) for r in played.rulings],
+                "rulings": [
+                    (r.kind, tuple(r.groups), r.result, tuple(tuple(i) for i in r.items)) for r in played.rulings
+                ],
                 "points": list(played.points),
                 "scores_after": list(scores),
             }
@@ -137,7 +145,12 @@ class TestWholeGames:
     @pytest.mark.parametrize("players, seed", [(3, 1), (4, 2), (5, 3)])
     def test_rows_are_the_engines_history(self, players, seed):
         content = small_content(answers=2)
-        options = {"stop": "tasks", "count": 8, "board": "course", "course": course_ids(content, "duel4", "swap", "move")}
+        options = {
+            "stop": "tasks",
+            "count": 8,
+            "board": "course",
+            "course": course_ids(content, "duel4", "swap", "move"),
+        }
         game, users = think_alike_game(players, options=options)
         game = play_to_end(game, users, random.Random(seed))
         assert game.status == Game.Status.FINISHED
@@ -155,7 +168,9 @@ class TestConstraints:
     @pytest.fixture
     def scored(self):
         content = small_content()
-        game, users = think_alike_game(3, options={"stop": "tasks", "count": 1, "board": "course", "course": course_ids(content)})
+        game, users = think_alike_game(
+            3, options={"stop": "tasks", "count": 1, "board": "course", "course": course_ids(content)}
+        )
         play_to_end(game, users, random.Random(7))
         return ThinkAlikeRound.objects.get(game=game)
 
@@ -203,14 +218,23 @@ def test_rounds_of_before_the_rows_get_their_rows():
     users = UserFactory.create_batch(3)
     now = timezone.now()
     game = Game.objects.create(
-        kind="think_alike", status=Game.Status.FINISHED, phase="finished", phase_seconds=3600, max_seats=3,
-        creator=users[0], round=2, started_at=now, finished_at=now,
+        kind="think_alike",
+        status=Game.Status.FINISHED,
+        phase="finished",
+        phase_seconds=3600,
+        max_seats=3,
+        creator=users[0],
+        round=2,
+        started_at=now,
+        finished_at=now,
     )
     seats = Seat.objects.bulk_create(Seat(game=game, user=user, position=p) for p, user in enumerate(users))
     common = {"game_id": game.pk, "task_text": "A fruit", "answers_asked": 2, "scored_at": now}
     # Round 1: Ann and Bo both wrote "apple" (a merge joined "Apple" and "apples"); Cy wrote "pear" and a blank.
     OldRound.objects.create(
-        number=1, turn=0, **common,
+        number=1,
+        turn=0,
+        **common,
         answers={"0": ["Apple", "kiwi"], "1": ["apples", "plum"], "2": ["pear", ""]},
         groups=[
             {"id": 1, "key": "apple", "items": [[0, 0], [1, 0]]},
@@ -219,11 +243,17 @@ def test_rounds_of_before_the_rows_get_their_rows():
             {"id": 5, "key": "plum", "items": [[1, 1]]},
         ],
         rulings=[{"kind": "merge", "groups": [1, 2], "result": 1, "items": []}],
-        points={"0": 1, "1": 1, "2": 0}, scores_after={"0": 1, "1": 1, "2": 0},
+        points={"0": 1, "1": 1, "2": 0},
+        scores_after={"0": 1, "1": 1, "2": 0},
     )
     # Round 2: a duel Bo won against Cy, who gave no answer in time.
     OldRound.objects.create(
-        number=2, turn=1, duel_opponent=2, duel_bonus=4, duel_winner=1, **common,
+        number=2,
+        turn=1,
+        duel_opponent=2,
+        duel_bonus=4,
+        duel_winner=1,
+        **common,
         answers={"0": ["fig", "lime"], "1": ["fig", "date"], "2": None},
         groups=[
             {"id": 1, "key": "fig", "items": [[0, 0], [1, 0]]},
@@ -231,25 +261,42 @@ def test_rounds_of_before_the_rows_get_their_rows():
             {"id": 3, "key": "lime", "items": [[0, 1]]},
         ],
         rulings=[],
-        points={"0": 1, "1": 5, "2": 0}, scores_after={"0": 2, "1": 6, "2": 0},
+        points={"0": 1, "1": 5, "2": 0},
+        scores_after={"0": 2, "1": 6, "2": 0},
     )
 
     executor = MigrationExecutor(connection)
     migrate([key for key in executor.loader.graph.leaf_nodes() if key[0] == "think_alike"])
 
     first, second = ThinkAlikeRound.objects.filter(game=game).order_by("number")
-    assert list(first.answer_rows.order_by("seat__position", "index").values_list(
-        "seat__position", "index", "text", "group__number"
-    )) == [(0, 0, "Apple", 1), (0, 1, "kiwi", 3), (1, 0, "apples", 1), (1, 1, "plum", 5), (2, 0, "pear", 4), (2, 1, "", None)]
+    assert list(
+        first.answer_rows.order_by("seat__position", "index").values_list(
+            "seat__position", "index", "text", "group__number"
+        )
+    ) == [
+        (0, 0, "Apple", 1),
+        (0, 1, "kiwi", 3),
+        (1, 0, "apples", 1),
+        (1, 1, "plum", 5),
+        (2, 0, "pear", 4),
+        (2, 1, "", None),
+    ]
     assert list(first.ruling_rows.values_list("kind", "groups", "result")) == [("merge", [1, 2], 1)]
     assert not second.answer_rows.filter(seat=seats[2]).exists()
     assert list(second.scores.order_by("seat__position").values_list("answered", "points", "score_after")) == [
-        (True, 1, 2), (True, 5, 6), (False, 0, 0),
+        (True, 1, 2),
+        (True, 5, 6),
+        (False, 0, 0),
     ]
 
     replay = think_alike_replay(game=game, seats=list(game.seats.select_related("user").order_by("position")))
     r1, r2 = replay["rounds"]
-    assert [[a["text"] for a in g["answers"]] for g in r1["groups"]] == [["Apple", "apples"], ["kiwi"], ["pear"], ["plum"]]
+    assert [[a["text"] for a in g["answers"]] for g in r1["groups"]] == [
+        ["Apple", "apples"],
+        ["kiwi"],
+        ["pear"],
+        ["plum"],
+    ]
     assert [g["points_each"] for g in r1["groups"]] == [1, 0, 0, 0]
     assert (r1["merges"], r1["splits"], r2["merges"]) == (1, 0, 0)
     assert [p["seat"] for p in r2["no_answer"]] == [2]
@@ -269,7 +316,9 @@ def test_admin_shows_a_round_with_its_answers_groups_and_scores(admin_client):
     from django.urls import reverse
 
     content = small_content()
-    game, users = think_alike_game(3, options={"stop": "tasks", "count": 2, "board": "course", "course": course_ids(content)})
+    game, users = think_alike_game(
+        3, options={"stop": "tasks", "count": 2, "board": "course", "course": course_ids(content)}
+    )
     play_to_end(game, users, random.Random(11))
     listing = admin_client.get(reverse("admin:think_alike_thinkalikeround_changelist"), {"game": game.pk})
     assert listing.status_code == 200 and listing.context["cl"].result_count == 2
