@@ -3,19 +3,18 @@
 
 import random
 
-from games.api.encoding import action_in
 from games.models import Game
 from games.services.games import game_act
 from games.tests.api.conftest import load_bot
 from games.tests.play import view_for
+from think_alike.kind import KIND
 
 bot = load_bot()
 
 
 def action_for(view: dict, rng: random.Random) -> dict:
     """A legal action for what the viewer's phase asks, at random: the example bot's choice, as the API reads it."""
-    action, _round = action_in(bot.choose_think_alike(view, rng))
-    return action
+    return KIND.action_to_engine(KIND.action_parse(bot.choose_think_alike(view, rng)))
 
 
 def play_step(game: Game, users, rng: random.Random, now=None) -> bool:
