@@ -151,6 +151,21 @@ def play_at_random(kind, seed, *, api: bool = True) -> Game:
     viewers = [Viewer(user, api=api) for user in [*users, spectator]] + [Viewer()]
     by_seat = {seat.position: seat.user for seat in game.seats.select_related("user")}
 
+    def act(seat) -> int:
+        """``seat`` takes the action offered; a choice made in secret must not show to anyone else."""
+        action = offers[seat]
+        secret = len(waiting) > 1  # several seats awaited: each chooses while the others still may
+        before = views_of(game, users, spectator) if secret else None
+        game_act(game_id=game.pk, user=by_seat[seat], action=action, expected_round=game.round)
+        game.refresh_from_db()
+        if secret and kind.phase_key(kind.engine.from_dict(game.state)) == kind.phase_key(state):
+            after = views_of(game, users, spectator)
+            for viewer in [*users, spectator]:
+                if viewer.pk != by_seat[seat].pk:
+                    leaks = secret_leaks(action, before[viewer.pk], after[viewer.pk])
+                    assert not leaks, f"{viewer} sees {leaks} of seat {seat}'s {action}"
+        return 1
+
     acted = 0
     for step in range(MAX_ACTIONS):
         game.refresh_from_db()
@@ -167,24 +182,14 @@ def play_at_random(kind, seed, *, api: bool = True) -> Game:
             seat = rng.choice([s for s in range(seats) if s not in state.resigned])
             game_act(game_id=game.pk, user=by_seat[seat], action={"type": "resign"})
             acted += 1
+        elif game.is_paused:  # too few present: no deadline runs, the game waits for someone to act
+            assert game.deadline_at is None and offers, "a paused game must wait for an action it can take"
+            acted += act(rng.choice(sorted(offers)))
         elif not offers or rng.random() < EXPIRE_SOMETIMES:
             assert game.deadline_at is not None, "a game that waits for no action must have a deadline"
             assert game_expire(game_id=game.pk, version=version, now=game.deadline_at + timedelta(seconds=1))
         else:
-            seat = rng.choice(sorted(offers))
-            action = offers[seat]
-            # Several seats awaited: each chooses in secret while the others still may.
-            secret = len(waiting) > 1
-            before = views_of(game, users, spectator) if secret else None
-            game_act(game_id=game.pk, user=by_seat[seat], action=action, expected_round=game.round)
-            acted += 1
-            game.refresh_from_db()
-            if secret and kind.phase_key(kind.engine.from_dict(game.state)) == kind.phase_key(state):
-                after = views_of(game, users, spectator)
-                for viewer in [*users, spectator]:
-                    if viewer.pk != by_seat[seat].pk:
-                        leaks = secret_leaks(action, before[viewer.pk], after[viewer.pk])
-                        assert not leaks, f"{viewer} sees {leaks} of seat {seat}'s {action}"
+            acted += act(rng.choice(sorted(offers)))
         game.refresh_from_db()
         assert game.version == version + 1
     else:
