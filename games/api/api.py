@@ -37,11 +37,14 @@ get a token, create or join a game, and play it.
 
 **Conventions.** JSON in and out. Send your token as `Authorization: Bearer <token>`
 (get one from `POST /api/v1/tokens` or your account's *API tokens* page).
-Card and board field ids are strings. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
-with status 400 (malformed or invalid input), 401 (no or bad token), 403 (not yours
-to see or do), 404 (unknown), 409 (not allowed now: wrong phase, already voted,
-your own card, game full...) or 429 (too many requests; see `Retry-After`).
-Answers may gain fields; none will be renamed.
+Card and board field ids are strings (actions take them as strings or integers).
+Every key of an answer is in its schema here, and enumerations and limits are in the
+schemas too. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
+with status 400 (malformed or invalid input: `bad_request`, `malformed_json`, or
+`bad_action` for an action the game does not take as sent), 401 (no or bad token),
+403 (not yours to see or do), 404 (unknown), 409 (not allowed now: wrong phase,
+already voted, your own card, game full...) or 429 (too many requests; see
+`Retry-After`). Answers may gain fields; none will be renamed.
 
 **Playing.** Poll `GET /api/v1/games/{id}` (its `version` goes up with every change);
 when `you.to_act` is true, send the action the `phase` asks for to

@@ -1,5 +1,6 @@
 """Games: list, create, join, leave, start, look, act. Each handler makes one service or selector call."""
 
+import typing
 from functools import reduce
 from operator import or_
 from typing import Annotated, Literal
@@ -30,8 +31,23 @@ KindSlug = Literal[tuple(kind.slug for kind in KINDS)]  # type: ignore[valid-typ
 AnyGameView = Annotated[reduce(or_, [kind.api_view for kind in KINDS]), Field(discriminator="kind")]
 
 
-# The lists' summaries, their ``kind`` one of the kinds registered.
-KindGameSummary = create_model("GameSummary", __base__=GameSummary, kind=(KindSlug, ...))
+
+def _phases() -> tuple[str, ...]:
+    """Every phase of every kind, as their views' ``phase`` literals name them, and a list's ``finished``."""
+    phases: dict[str, None] = {}
+    for kind in KINDS:
+        for option in typing.get_args(kind.api_view.model_fields["phase"].annotation):
+            phases.update(dict.fromkeys(typing.get_args(option)))
+    return (*phases, "finished")
+
+
+# The lists' summaries: their ``kind`` one of the kinds registered, their ``phase`` one of theirs.
+KindGameSummary = create_model(
+    "GameSummary",
+    __base__=GameSummary,
+    kind=(KindSlug, ...),
+    phase=(Literal[_phases()] | None, ...),  # type: ignore[valid-type]
+)
 KindGameList = create_model("GameList", __base__=GameList, games=(list[KindGameSummary], ...))  # type: ignore[valid-type]
 
 

@@ -123,6 +123,9 @@ def test_storyteller_in_every_phase_for_players_and_spectators(player):
     act(players[2], game_id, {"type": "resign"})
     views = looks(game_id, [*players, spectator])
     assert {view["status"] for view in views} == {"finished"} and views[0]["standings"]
+    [summary] = players[0].get("/games", mine="true", status="finished").json()["games"]
+    assert (summary["status"], summary["phase"]) == ("finished", "finished")
+    assert spectator.get("/games", status="finished").json()["games"][0]["id"] == game_id
     assert {
         ("storyteller", status, phase, role)
         for status, phase in [
