@@ -31,7 +31,6 @@ KindSlug = Literal[tuple(kind.slug for kind in KINDS)]  # type: ignore[valid-typ
 AnyGameView = Annotated[reduce(or_, [kind.api_view for kind in KINDS]), Field(discriminator="kind")]
 
 
-
 def _phases() -> tuple[str, ...]:
     """Every phase of every kind, as their views' ``phase`` literals name them, and a list's ``finished``."""
     phases: dict[str, None] = {}
