@@ -5,9 +5,15 @@ the document (undeclared keys fail: the response schemas are closed) and each vi
 against the selector's (nothing dropped). The tests then check they saw every state.
 """
 
+import random
+from datetime import timedelta
+
 import pytest
 
 from accounts.services import token_create
+from games import kinds
+from games.models import Game
+from games.services.games import game_expire
 from games.tests.factories import UserFactory, deck_with_cards
 from think_alike.models import BoardField
 from think_alike.tests.content import small_content
@@ -15,6 +21,7 @@ from think_alike.tests.content import small_content
 from .openapi import CheckedClient, conformance_errors, document, operation_of
 
 pytestmark = pytest.mark.django_db
+MAX_STEPS = 150
 
 
 @pytest.fixture
@@ -301,3 +308,37 @@ def test_think_alike_in_every_phase_for_players_and_spectators(player):
     expected = {("think_alike", "active", phase, role) for phase in phases for role in ("player", "spectator")}
     expected |= {("think_alike", "finished", None, role) for role in ("player", "spectator")}
     assert expected <= CheckedClient.seen, expected - CheckedClient.seen
+
+
+@pytest.mark.parametrize("kind", kinds.every(), ids=lambda kind: kind.slug)
+def test_every_kind_played_at_random_through_the_api_answers_as_documented(kind, player, settings):
+    """Over the registry: a kind's actions (``sample_action``) go through the API's body, and its views conform."""
+    settings.FABULA_API_RATES = {"requests": (10**6, 60), "actions": (10**6, 60)}
+    list(kind.load_content())
+    rng = random.Random(kind.slug)
+    clients = [player() for _ in range(kind.min_seats)]
+    spectator = player()
+    game_id = clients[0].post("/games", {"kind": kind.slug, "seats": kind.min_seats}).json()["id"]
+    for client in clients[1:]:
+        client.post(f"/games/{game_id}/join")
+    by_seat = {client.get(f"/games/{game_id}").json()["you"]["seat"]: client for client in clients}
+    for step in range(MAX_STEPS):
+        game = Game.objects.get(pk=game_id)
+        if game.status == Game.Status.FINISHED:
+            break
+        if step % 5 == 0:
+            looks(game_id, [*clients, spectator])
+        state = kind.engine.from_dict(game.state)
+        offers = {seat: kind.sample_action(state, seat=seat, rng=rng) for seat in sorted(kind.engine.to_act(state))}
+        offers = {seat: action for seat, action in offers.items() if action is not None}
+        if not offers:  # the game waits for a deadline
+            assert game_expire(game_id=game_id, version=game.version, now=game.deadline_at + timedelta(seconds=1))
+            continue
+        seat = rng.choice(sorted(offers))
+        act(by_seat[seat], game_id, {**offers[seat], "round": game.round})
+    for client in clients[2:]:  # the rest of a long game: resignations end it
+        if Game.objects.get(pk=game_id).status != Game.Status.FINISHED:
+            act(client, game_id, {"type": "resign"})
+    views = looks(game_id, [*clients, spectator])
+    assert {view["status"] for view in views} == {"finished"}
+    assert {(kind.slug, "finished", None, role) for role in ("player", "spectator")} <= CheckedClient.seen
