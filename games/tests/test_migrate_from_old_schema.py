@@ -19,6 +19,8 @@ import pytest
 from django.core.management.color import no_style
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Move
@@ -314,6 +316,11 @@ def test_an_old_database_migrates_and_its_games_play_on(old_apps):
     assert Move.objects.filter(game=story, kind="submit").count() == 1
     play_until(story, lambda game: game.round == 4 or game.status == Game.Status.FINISHED)
     assert list(StorytellerRound.objects.filter(game=story).values_list("number", flat=True)) == [1, 2, 3]
+    # The replay reads the old rounds and the new one alike; the game's page shows the last reveal.
+    replay = Client().get(reverse("stats:replay", args=[story_id]))
+    assert replay.status_code == 200
+    assert all(f'id="round-{number}"' in replay.content.decode() for number in (1, 2, 3))
+    assert Client().get(reverse("games:detail", args=[story_id])).status_code == 200
 
     # Think Alike: its content and round are the app's, and its round 2 is played to the end.
     think = Game.objects.get(pk=think_id)
