@@ -1,8 +1,8 @@
 """The game-kind seam: what a kind of game provides, and the one registry of kinds.
 
 The core (services, selectors, views, API, live pages, deadlines) never asks which
-game it is playing: it asks the game's kind. A kind is an app (``storyteller``,
-``think_alike``, ...) that subclasses ``GameKind`` and registers one instance in its
+game it is playing: it asks the game's kind. A kind is an app of its own that
+subclasses ``GameKind`` and registers one instance in its
 ``AppConfig.ready()``; a system check reports a kind that misses a piece. As in
 boardgame.io's ``Game`` or scalachess's ``Variant``: one object holds everything
 about a kind, and nothing about a kind is looked up anywhere else.
@@ -85,6 +85,10 @@ class GameKind:
     timed: ClassVar[bool] = False  # the engine's apply, expire and resign take ``now``
     engine: ClassVar[Any]  # the pure rules (see ``Engine``)
     templates: ClassVar[KindTemplates]
+    # The engine's own refusal codes in words for a person, and those that mean the input
+    # itself is wrong (400) rather than not allowed now (409) (lazy translations).
+    rule_messages: ClassVar[Mapping[str, Any]] = {}
+    invalid_input_codes: ClassVar[frozenset[str]] = frozenset()
     # What a successful action says, by action type (lazy translations).
     success_messages: ClassVar[Mapping[str, Any]] = {}
 
@@ -238,7 +242,7 @@ def check_kinds(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
             if not hasattr(kind, attribute):
                 errors.append(checks.Error(f"{kind!r} has no {attribute}.", id="games.E002"))
         if not kind.min_seats <= kind.max_seats:
-            errors.append(checks.Error(f"{kind!r} seats more at least than at most.", id="games.E003"))
+            errors.append(checks.Error(f"{kind!r}: min_seats is above max_seats.", id="games.E003"))
         if kind.action_adapter is None or not kind.action_models or kind.api_view is None:
             errors.append(checks.Error(f"{kind!r} does not say its actions or its api_view.", id="games.E006"))
         hooks = ("new_state", "view", "options_form", "action_to_engine")

@@ -27,6 +27,20 @@ class StorytellerKind(GameKind):
         replay="storyteller/partials/replay.html",
         options="storyteller/partials/options.html",
     )
+    # The engine's refusals, in words for a person (``games.services.errors``).
+    rule_messages = {
+        "not_in_hand": _("That card is not in your hand."),
+        "own_card": _("You cannot vote for your own card."),
+        "already_voted": _("You have already voted this round."),
+        "already_submitted": _("You have already handed in your card this round."),
+        "bad_position": _("There is no card at that position on the table."),
+        "clue_empty": _("Write a clue first."),
+        "clue_too_long": _("That clue is too long."),
+        "wrong_card_count": _("Choose the number of cards asked for."),
+        "duplicate_cards": _("Choose different cards."),
+        "deck_too_small": _("This deck has too few cards for this many players."),
+    }
+    invalid_input_codes = frozenset({"clue_empty", "clue_too_long", "wrong_card_count", "bad_position", "duplicate_cards"})
     success_messages = {
         "clue": _("Your clue is given."),
         "submit": _("Your card is handed in."),

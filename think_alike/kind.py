@@ -29,6 +29,26 @@ class ThinkAlikeKind(GameKind):
         head="think_alike/partials/head.html",
         options="think_alike/partials/stop.html",
     )
+    # The engine's refusals, in words for a person (``games.services.errors``).
+    rule_messages = {
+        "bad_seats": _("This game is for 3 to 10 players."),
+        "bad_fields": _("There are not enough board fields in play for a board of 16."),
+        "bad_tasks": _("There are no task cards in play."),
+        "field_in_use": _("That field is already on the board."),
+        "unknown_field": _("There is no such field."),
+        "not_on_board": _("That field is not on the board."),
+        "start_field": _("The start field stays on the board."),
+        "same_position": _("Move the token to another field."),
+        "not_association": _("Move the token to an association field."),
+        "bad_opponent": _("Challenge another player who is still in the game."),
+        "already_answered": _("You have already answered."),
+        "wrong_answer_count": _("Give as many answers as the task card asks for."),
+        "answer_too_long": _("An answer has at most 60 characters."),
+        "unknown_group": _("There is no such group of answers."),
+        "bad_merge": _("Tick at least two groups to merge."),
+        "bad_split": _("Tick some, not all, of the group's answers to split them off."),
+    }
+    invalid_input_codes = frozenset({"bad_answer", "answer_too_long", "wrong_answer_count", "bad_merge"})
     success_messages = {
         "place_field": _("Your field is on the board."),
         "answer": _("Your answers are in."),

@@ -63,12 +63,17 @@ def _create_fields() -> dict:
                 default_factory=lambda: settings.FABULA_DEFAULT_KIND,
                 max_length=20,
                 json_schema_extra={"enum": [kind.slug for kind in KINDS]},
-                description="The kind of game (default `storyteller`).",
+                description=f"The kind of game (default `{settings.FABULA_DEFAULT_KIND}`).",
             ),
         ),
         "seats": (
             Annotated[int, Within("bad_seats", gettext_lazy("A game is for %(min)d to %(max)d players."), *SEATS)],
-            Field(default=4, description=GameCreateBase.model_fields["seats"].description),
+            Field(
+                default=4,
+                description="How many players: "
+                + "; ".join(f"`{kind.slug}` {kind.min_seats} to {kind.max_seats}" for kind in KINDS)
+                + ". The game starts when the last seat is taken.",
+            ),
         ),
     }
     for kind in KINDS:
@@ -114,7 +119,7 @@ def games_list(
     "/games", summary="Create a game", response={201: AnyGameView, **errors(400, 401, 429)}, exclude_unset=True
 )
 def games_create(request, payload: GameCreateIn = Body(default_factory=GameCreateIn)):
-    """Create a game (of Storyteller, Think Alike, ...); you take its first seat.
+    """Create a game of any kind; you take its first seat.
 
     Every field is optional; a kind's options apply to a game of that kind. A private game's view carries its
     `invite_code`.
@@ -180,10 +185,7 @@ def games_start(request, game_id: int):
 def games_act(request, game_id: int, payload: dict = Body(...)):
     """Act in the game: the action its `phase` waits for from you (`you.to_act`), or resign.
 
-    Storyteller: a clue (in round 1 the first clue makes its sender storyteller), a submission, a vote.
-    Think Alike: `place_field` (draft), `roll`, `move`, then `swap`, `move_to` or `duel` as the field says;
-    everyone's `answer`; the turn holder's review: `merge`, `split`, then `confirm`.
-
+    Each kind's actions are in the request body's schema, one model per `type`, each with its description.
     Optional `round` guards against acting on a round that has ended meanwhile. An action the game's
     kind does not take, or with a field missing, unknown or of the wrong type, is a 400 `bad_action`.
     """

@@ -124,7 +124,7 @@ class GameCreateBase(Request):
 
     seats: int = Field(
         default=4,
-        description="How many players (each kind says how many it takes: Storyteller 3 to 6, Think Alike 3 to 10); "
+        description="How many players, within the limits of the game's kind (`min_seats` to `max_seats`); "
         "the game starts when the last seat is taken.",
     )
     pace: str = Field(default=Game.Pace.ASYNC, max_length=10, json_schema_extra={"enum": list(Game.Pace.values)})

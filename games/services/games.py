@@ -202,7 +202,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
         try:
             after = spec.apply(before, seat=seat.position, action=action, rng=secrets.SystemRandom(), now=now)
         except RuleError as error:
-            raise from_rule_error(error) from None
+            raise from_rule_error(error, spec) from None
         _record_move(game, seat, before, action, by_timeout=False)
         _persist(game, spec, before=before, after=after, now=now)
     return game

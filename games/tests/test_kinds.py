@@ -144,11 +144,6 @@ def test_the_kind_field_takes_the_registered_kinds():
 
 GAME_NAMES = re.compile(r"storyteller|think[ _-]?alike", re.IGNORECASE)
 CORE_APPS = ["games", "stats", "notifications", "accounts"]
-# Files whose comments or docstrings still name a game while their owners rework them
-# (the API's schemas and the kind protocol): this test fails once they name none, so
-# that whoever cleans them takes them off this list.
-PENDING = {"games/api/games.py", "games/api/schemas.py", "games/kinds.py"}
-
 
 def core_python_files() -> list[Path]:
     files = []
@@ -189,15 +184,6 @@ def test_no_python_file_of_the_core_names_a_game():
     found = [
         line
         for path in core_python_files()
-        if str(path.relative_to(ROOT)) not in PENDING
         for line in naming_lines(path)
-    ]
-    assert found == []
-
-
-@pytest.mark.xfail(strict=True, reason="docstrings of the API and the kind protocol still name the games")
-def test_the_files_being_reworked_name_no_game_either():
-    found = [
-        line for path in core_python_files() if str(path.relative_to(ROOT)) in PENDING for line in naming_lines(path)
     ]
     assert found == []

@@ -3,6 +3,7 @@
 from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
 
+from games import kinds
 from games.engine.errors import RuleError
 from games.models import Game
 from games.services.errors import GameError, from_rule_error
@@ -44,7 +45,7 @@ def storyteller_new_state(*, game: Game, seats: int, rng) -> engine.State:
     try:
         return engine.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
     except RuleError as error:
-        raise from_rule_error(error) from None
+        raise from_rule_error(error, kinds.get(game.kind)) from None
 
 
 def storyteller_record(*, game: Game, before, after, now) -> None:

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from think_alike.engine import rules as engine
+from games import kinds
 from games.engine.errors import RuleError
 from games.models import Game
 from think_alike.models import (
@@ -131,7 +132,7 @@ def think_alike_new_state(*, game: Game, seats: int, rng) -> engine.State:
             tasks=[{"id": t.pk, "text": t.text(lang), "answers": t.answers} for t in tasks],
         )
     except RuleError as error:
-        raise from_rule_error(error) from None
+        raise from_rule_error(error, kinds.get(game.kind)) from None
 
 
 def think_alike_record(*, game: Game, before, after, now) -> None:
