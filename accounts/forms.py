@@ -6,7 +6,9 @@ from .models import User
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(label=_("Email"), required=True, help_text=_("For password resets and, if you want, turn reminders."))
+    email = forms.EmailField(
+        label=_("Email"), required=True, help_text=_("For password resets and, if you want, turn reminders.")
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User

@@ -86,23 +86,45 @@ def _setup(workdir: Path) -> tuple[str, str | None]:
 def _fill(players: int, games: int, rounds: int, seed: int):
     """Users, a deck, finished games with seats and rounds; returns (users, a heavy player, game ids)."""
     from django.contrib.auth import get_user_model
+    from django.db import connection
     from django.utils import timezone
 
-    from storyteller.engine.rules import score_round
-    from django.db import connection
-
     from games.models import Game, Seat
-    from storyteller.models import (
-        Card, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote,
-    )
     from stats.services import rows_insert
+    from storyteller.engine.rules import score_round
+    from storyteller.models import (
+        Card,
+        Deck,
+        StorytellerRound,
+        StorytellerRoundScore,
+        StorytellerTableCard,
+        StorytellerVote,
+    )
 
     SEAT_COLUMNS = (
-        "game", "user", "position", "colour", "score", "to_act", "is_absent", "has_resigned", "is_winner", "joined_at",
+        "game",
+        "user",
+        "position",
+        "colour",
+        "score",
+        "to_act",
+        "is_absent",
+        "has_resigned",
+        "is_winner",
+        "joined_at",
     )
     ROUND_COLUMNS = (
-        "game", "number", "storyteller", "storyteller_seat", "clue", "storyteller_card", "skipped", "table", "points",
-        "scores_after", "revealed_at",
+        "game",
+        "number",
+        "storyteller",
+        "storyteller_seat",
+        "clue",
+        "storyteller_card",
+        "skipped",
+        "table",
+        "points",
+        "scores_after",
+        "revealed_at",
     )
     TABLE_CARD_COLUMNS = ("round", "card", "owner", "position", "is_storyteller_card", "votes", "votes_cast")
     VOTE_COLUMNS = ("round", "voter", "table_card")
@@ -113,8 +135,13 @@ def _fill(players: int, games: int, rounds: int, seed: int):
     colours = ["red", "orange", "yellow", "green", "blue", "purple", "pink", "white"]
     User.objects.bulk_create(
         (
-            User(username=f"p{i:05d}", display_name=f"Player {i}", email=f"p{i}@example.com",
-                 password="!", colour=rng.choice(colours))
+            User(
+                username=f"p{i:05d}",
+                display_name=f"Player {i}",
+                email=f"p{i}@example.com",
+                password="!",
+                colour=rng.choice(colours),
+            )
             for i in range(players)
         ),
         batch_size=2000,
@@ -139,10 +166,17 @@ def _fill(players: int, games: int, rounds: int, seed: int):
             specs.append((seated, finished_at))
         rows = Game.objects.bulk_create(
             Game(
-                kind="storyteller", status=Game.Status.FINISHED, phase="finished", phase_seconds=86400,
-                max_seats=len(seated), creator_id=seated[0], options={"deck": deck.pk}, round=rounds,
+                kind="storyteller",
+                status=Game.Status.FINISHED,
+                phase="finished",
+                phase_seconds=86400,
+                max_seats=len(seated),
+                creator_id=seated[0],
+                options={"deck": deck.pk},
+                round=rounds,
                 visibility=Game.Visibility.PRIVATE if rng.random() < 0.1 else Game.Visibility.PUBLIC,
-                started_at=finished_at - timedelta(days=3), finished_at=finished_at,
+                started_at=finished_at - timedelta(days=3),
+                finished_at=finished_at,
             )
             for seated, finished_at in specs
         )
@@ -171,14 +205,33 @@ def _fill(players: int, games: int, rounds: int, seed: int):
                 for seat, gained in points.items():
                     scores[seat] += gained
                 played.append(
-                    (game.pk, number, storyteller, owners, table_cards, votes, points, list(scores),
-                     adapt_time(finished_at - timedelta(hours=rounds - number)))
+                    (
+                        game.pk,
+                        number,
+                        storyteller,
+                        owners,
+                        table_cards,
+                        votes,
+                        points,
+                        list(scores),
+                        adapt_time(finished_at - timedelta(hours=rounds - number)),
+                    )
                 )
             top = max(scores)
             started_at = adapt_time(finished_at - timedelta(days=3))
             seats.extend(
-                (game.pk, user_id, position, colours[position], scores[position], False, False, False,
-                 scores[position] == top, started_at)
+                (
+                    game.pk,
+                    user_id,
+                    position,
+                    colours[position],
+                    scores[position],
+                    False,
+                    False,
+                    False,
+                    scores[position] == top,
+                    started_at,
+                )
                 for position, user_id in enumerate(seated)
             )
             made.append(game.pk)
@@ -194,16 +247,27 @@ def _fill(players: int, games: int, rounds: int, seed: int):
         round_rows = []
         for game_id, number, storyteller, owners, table_cards, votes, points, scores, at in played:
             table = [
-                {"position": p + 1, "card": card, "owner": owner,
-                 "voters": sorted(v for v, voted in votes.items() if voted == p + 1)}
+                {
+                    "position": p + 1,
+                    "card": card,
+                    "owner": owner,
+                    "voters": sorted(v for v, voted in votes.items() if voted == p + 1),
+                }
                 for p, (owner, card) in enumerate(zip(owners, table_cards))
             ]
             round_rows.append(
                 (
-                    game_id, number, storyteller, seat_ids[(game_id, storyteller)], f"clue {number}",
-                    table_cards[owners.index(storyteller)], False, adapt_json(table, None),
+                    game_id,
+                    number,
+                    storyteller,
+                    seat_ids[(game_id, storyteller)],
+                    f"clue {number}",
+                    table_cards[owners.index(storyteller)],
+                    False,
+                    adapt_json(table, None),
                     adapt_json({str(seat): gained for seat, gained in points.items()}, None),
-                    adapt_json({str(seat): score for seat, score in enumerate(scores)}, None), at,
+                    adapt_json({str(seat): score for seat, score in enumerate(scores)}, None),
+                    at,
                 )
             )
         rows_insert(StorytellerRound, ROUND_COLUMNS, round_rows)
@@ -217,17 +281,24 @@ def _fill(players: int, games: int, rounds: int, seed: int):
             StorytellerTableCard,
             TABLE_CARD_COLUMNS,
             (
-                (round_ids[(game_id, number)], card, seat_ids[(game_id, owner)], p + 1, owner == storyteller,
-                 sum(1 for voted in votes.values() if voted == p + 1), len(votes))
+                (
+                    round_ids[(game_id, number)],
+                    card,
+                    seat_ids[(game_id, owner)],
+                    p + 1,
+                    owner == storyteller,
+                    sum(1 for voted in votes.values() if voted == p + 1),
+                    len(votes),
+                )
                 for game_id, number, storyteller, owners, table_cards, votes, _points, _scores, _at in played
                 for p, (owner, card) in enumerate(zip(owners, table_cards))
             ),
         )
         laid = {
             (round_id, position): pk
-            for pk, round_id, position in StorytellerTableCard.objects.filter(
-                round__game_id__in=batch_ids
-            ).values_list("pk", "round", "position")
+            for pk, round_id, position in StorytellerTableCard.objects.filter(round__game_id__in=batch_ids).values_list(
+                "pk", "round", "position"
+            )
         }
         rows_insert(
             StorytellerVote,
@@ -290,9 +361,9 @@ def main() -> int:
         from django.utils import timezone
 
         from games.models import Game
-        from storyteller.models import StorytellerRound
         from stats.models import GameRecord, Leaderboard, LeaderboardEntry
         from stats.services import stats_game_finished, stats_rebuild
+        from storyteller.models import StorytellerRound
 
         print(
             f"Database: {connection.vendor} ({settings.DATABASES['default']['NAME']}); "
@@ -322,36 +393,53 @@ def main() -> int:
             f"{b.board}/{b.period}": b.size
             for b in Leaderboard.objects.filter(kind="storyteller").order_by("board", "period")
         }
-        print(f"Full rebuild: {rebuild:.1f} s, CPU {rebuild_cpu:.1f} s "
-              f"({GameRecord.objects.count():,} records; board sizes {boards})")
+        print(
+            f"Full rebuild: {rebuild:.1f} s, CPU {rebuild_cpu:.1f} s "
+            f"({GameRecord.objects.count():,} records; board sizes {boards})"
+        )
         updates, updates_cpu = [], []
         for step, game_id in enumerate(late):
-            Game.objects.filter(pk=game_id).update(status=Game.Status.FINISHED, finished_at=now + timedelta(seconds=step))
+            Game.objects.filter(pk=game_id).update(
+                status=Game.Status.FINISHED, finished_at=now + timedelta(seconds=step)
+            )
             started, cpu = time.perf_counter(), time.process_time()
             stats_game_finished(game_id=game_id, now=now + timedelta(seconds=step + 1))
             updates.append(time.perf_counter() - started)
             updates_cpu.append(time.process_time() - cpu)
-        print(f"Per-game update: median {statistics.median(updates) * 1000:.0f} ms "
-              f"(CPU {statistics.median(updates_cpu) * 1000:.0f} ms), max {max(updates) * 1000:.0f} ms "
-              f"({len(updates)} games)")
+        print(
+            f"Per-game update: median {statistics.median(updates) * 1000:.0f} ms "
+            f"(CPU {statistics.median(updates_cpu) * 1000:.0f} ms), max {max(updates) * 1000:.0f} ms "
+            f"({len(updates)} games)"
+        )
 
         client = Client()
         client.force_login(get_user(heavy))
         heavy_name = get_user(heavy).username
         heavy_games = GameRecord.objects.filter(user_id=heavy).count()
         me = LeaderboardEntry.objects.get(leaderboard__board="rating", leaderboard__period="all", user_id=heavy)
-        replay_game = GameRecord.objects.filter(user_id=heavy, game__visibility="public").values_list("game_id", flat=True).first()
+        replay_game = (
+            GameRecord.objects.filter(user_id=heavy, game__visibility="public")
+            .values_list("game_id", flat=True)
+            .first()
+        )
         pages = [
             ("trivial: rules page", reverse("games:rules", args=["storyteller"])),
             ("leaderboard, rating, page 1", reverse("stats:leaderboard", args=["storyteller", "rating"])),
-            (f"leaderboard, rating, page of me (#{me.rank})",
-             reverse("stats:leaderboard", args=["storyteller", "rating"]) + f"?page={-(-me.position // 50)}"),
-            ("leaderboard, wins, last 30 days", reverse("stats:leaderboard", args=["storyteller", "wins"]) + "?period=30d"),
+            (
+                f"leaderboard, rating, page of me (#{me.rank})",
+                reverse("stats:leaderboard", args=["storyteller", "rating"]) + f"?page={-(-me.position // 50)}",
+            ),
+            (
+                "leaderboard, wins, last 30 days",
+                reverse("stats:leaderboard", args=["storyteller", "wins"]) + "?period=30d",
+            ),
             ("leaderboard, best storyteller", reverse("stats:leaderboard", args=["storyteller", "storyteller"])),
             (f"player page ({heavy_games} games), page 1", reverse("stats:player", args=[heavy_name])),
             ("player page, page 5", reverse("stats:player", args=[heavy_name]) + "?page=5"),
-            (f"player page of another ({GameRecord.objects.filter(user_id=user_ids[-1]).count()} games)",
-             reverse("stats:player", args=[get_user(user_ids[-1]).username])),
+            (
+                f"player page of another ({GameRecord.objects.filter(user_id=user_ids[-1]).count()} games)",
+                reverse("stats:player", args=[get_user(user_ids[-1]).username]),
+            ),
             (f"replay ({args.rounds} rounds)", reverse("stats:replay", args=[replay_game])),
         ]
         print(f"\nPages, signed in, {args.requests} requests each (in-process test client):")

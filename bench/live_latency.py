@@ -54,10 +54,14 @@ def parse_args(argv=None):
     parser.add_argument("--players", type=int, default=4, help="players per game (4)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds each game plays (1)")
     parser.add_argument(
-        "--think", type=float, default=6.0,
+        "--think",
+        type=float,
+        default=6.0,
         help="mean seconds between two actions in one game (6: a live round of 4, seven actions, in about 40 s)",
     )
-    parser.add_argument("--servers", type=int, default=1, help="daphne processes, players spread over them (Redis only)")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="daphne processes, players spread over them (Redis only)"
+    )
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds after which a message counts as lost (5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -112,7 +116,7 @@ class Player:
     cookie: str  # the session and CSRF cookies a signed-in browser sends
     csrf: str
     server: int = 0
-    heard: dict = field(default_factory=dict)    # version -> when the socket heard of it
+    heard: dict = field(default_factory=dict)  # version -> when the socket heard of it
     fetched: dict = field(default_factory=dict)  # version -> when the page had it
     waiters: dict = field(default_factory=dict)  # (what, version) -> future
 
@@ -149,8 +153,12 @@ def make_games(args) -> list[list[Player]]:
     User = get_user_model()
     games = []
     for g in range(args.games):
-        users = [User.objects.create(username=f"bench{g}x{p}", display_name=f"Player {p + 1}") for p in range(args.players)]
-        game = game_create(creator=users[0], max_seats=args.players, pace="live", visibility="private", options={"deck": deck.pk})
+        users = [
+            User.objects.create(username=f"bench{g}x{p}", display_name=f"Player {p + 1}") for p in range(args.players)
+        ]
+        game = game_create(
+            creator=users[0], max_seats=args.players, pace="live", visibility="private", options={"deck": deck.pk}
+        )
         for user in users[1:]:
             game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
         players = []
@@ -163,7 +171,9 @@ def make_games(args) -> list[list[Player]]:
             csrf = secrets.token_hex(16)
             cookie = f"sessionid={session.session_key}; csrftoken={csrf}"
             # Like a load balancer: each browser sticks to one server.
-            players.append(Player(user.pk, game.pk, cookie, csrf, server=(g * args.players + len(players)) % args.servers))
+            players.append(
+                Player(user.pk, game.pk, cookie, csrf, server=(g * args.players + len(players)) % args.servers)
+            )
         games.append(players)
     return games
 
@@ -398,8 +408,11 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
         "live: page updated": (live.expected, live.expected - len(live.updated), figures(live.updated)),
     }
     p95 = rows["live: page updated"][2]["p95"]
-    met = live.lost == 0 and live.failed_actions == 0 and len(live.updated) == live.expected and (
-        p95 is not None and p95 < AIM_P95_SECONDS
+    met = (
+        live.lost == 0
+        and live.failed_actions == 0
+        and len(live.updated) == live.expected
+        and (p95 is not None and p95 < AIM_P95_SECONDS)
     )
 
     def ms(value):

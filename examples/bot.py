@@ -23,8 +23,21 @@ import urllib.error
 import urllib.request
 
 WORDS = [
-    "dream", "journey", "silence", "the sea", "once upon a time", "lost", "home", "shadow",
-    "hope", "a secret", "the last door", "morning", "falling", "balance", "curiosity",
+    "dream",
+    "journey",
+    "silence",
+    "the sea",
+    "once upon a time",
+    "lost",
+    "home",
+    "shadow",
+    "hope",
+    "a secret",
+    "the last door",
+    "morning",
+    "falling",
+    "balance",
+    "curiosity",
 ]
 # Think Alike: few enough that bots often think alike.
 ANSWERS = ["apple", "Apples", "banana", "the sea", "red", "a dog", "dogs", "seven", "7", "snow"]
@@ -92,7 +105,10 @@ def get_token(api: Api, *, username: str, password: str) -> str:
 def create_game(
     api: Api, *, seats: int, private: bool = False, pace: str = "async", kind: str = "storyteller", **options
 ) -> dict:
-    """Create a game; ``options`` are the kind's own (Think Alike: stop, target, count, minutes, board, course, lang)."""
+    """Create a game; ``options`` are the kind's own.
+
+    Think Alike's: stop, target, count, minutes, board, course, lang.
+    """
     body = {"kind": kind, "seats": seats, "pace": pace, "visibility": "private" if private else "public"}
     return api.post("/games", {**body, **options})
 
@@ -102,7 +118,10 @@ def join_game(api: Api, game_id: int, invite_code: str | None = None) -> dict:
 
 
 def join_or_create(api: Api, *, seats: int, private: bool = False, kind: str = "storyteller") -> dict:
-    """Join the newest open public game of the kind we are not in; create one if there is none (or we lose every race)."""
+    """Join the newest open public game of the kind we are not in.
+
+    Create one if there is none (or we lose every race).
+    """
     for game in api.get("/games?status=open")["games"]:
         if game["kind"] != kind:
             continue
@@ -220,7 +239,9 @@ def main(argv=None) -> int:
     parser.add_argument("--game", type=int, help="the game to join or go on playing")
     parser.add_argument("--invite", help="a private game's invite code")
     parser.add_argument("--seats", type=int, default=3, help="the size of a game the bot creates")
-    parser.add_argument("--kind", default="storyteller", choices=["storyteller", "think_alike"], help="the game to play")
+    parser.add_argument(
+        "--kind", default="storyteller", choices=["storyteller", "think_alike"], help="the game to play"
+    )
     parser.add_argument("--private", action="store_true", help="create a private game")
     parser.add_argument("--create", action="store_true", help="create a game even if one is open")
     parser.add_argument("--poll", type=float, default=2.0, help="seconds between looks at the game")

@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Game, Seat
 
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -19,7 +20,6 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
 
 
-
 class GameListFilter(admin.SimpleListFilter):
     """Rows of one game (``?game=<id>``): the latest games with such rows to pick from, any other by its id.
 
@@ -31,9 +31,9 @@ class GameListFilter(admin.SimpleListFilter):
     choices_shown = 10
 
     def lookups(self, request, model_admin):
-        latest = (
-            model_admin.get_queryset(request).order_by("-game_id").values_list("game_id", flat=True).distinct()
-        )[: self.choices_shown]
+        latest = (model_admin.get_queryset(request).order_by("-game_id").values_list("game_id", flat=True).distinct())[
+            : self.choices_shown
+        ]
         games = Game.objects.in_bulk(list(latest))
         chosen = self.value()
         if chosen and chosen.isdigit() and int(chosen) not in games:

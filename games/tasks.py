@@ -42,8 +42,12 @@ def games_expire_due(*, now: datetime, limit: int = 200) -> int:
     for _ in range(limit):
         with transaction.atomic():
             row = (
-                _due(now).exclude(pk__in=passed_over).select_for_update(skip_locked=True)
-                .order_by("deadline_at").values_list("pk", "version").first()
+                _due(now)
+                .exclude(pk__in=passed_over)
+                .select_for_update(skip_locked=True)
+                .order_by("deadline_at")
+                .values_list("pk", "version")
+                .first()
             )
             if row is None:
                 break
@@ -65,8 +69,11 @@ def games_expire_due(*, now: datetime, limit: int = 200) -> int:
 def live_countdowns_schedule(*, now: datetime, within: timedelta) -> int:
     """Send a countdown task for each live game whose deadline falls before the next run."""
     soon = Game.objects.filter(
-        status=Game.Status.ACTIVE, is_paused=False, pace=Game.Pace.LIVE,
-        deadline_at__gt=now, deadline_at__lte=now + within,
+        status=Game.Status.ACTIVE,
+        is_paused=False,
+        pace=Game.Pace.LIVE,
+        deadline_at__gt=now,
+        deadline_at__lte=now + within,
     ).values_list("pk", "version", "deadline_at")
     count = 0
     for game_id, version, deadline_at in soon:

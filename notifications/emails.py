@@ -2,11 +2,12 @@
 when a quarter of the phase's time is left.
 
 ``emails_send_due`` runs from beat (``notifications.tasks``, every
-FABULA_EMAIL_INTERVAL_SECONDS, 30 by default) and works from the ``Turn`` rows the game services leave behind, so no email depends
-on a task that must arrive. Each email is claimed first, by a conditional UPDATE
-that only one runner can win, and sent after: a repeated, late or racing run
-sends nothing twice. A claimed email that turns out not to be wanted (settings,
-no address, the person has the game open) is simply not sent.
+FABULA_EMAIL_INTERVAL_SECONDS, 30 by default) and works from the ``Turn`` rows the
+game services leave behind, so no email depends on a task that must arrive. Each
+email is claimed first, by a conditional UPDATE that only one runner can win, and
+sent after: a repeated, late or racing run sends nothing twice. A claimed email
+that turns out not to be wanted (settings, no address, the person has the game
+open) is simply not sent.
 
 Who gets what:
 - turn email: asynchronous game in play, the seat still asked in that phase, and

@@ -76,11 +76,13 @@ class Turn(models.Model):
         constraints = [models.UniqueConstraint(fields=["seat", "phase_key"], name="turn_once_per_phase")]
         indexes = [
             models.Index(
-                fields=["asked_at"], condition=Q(closed_at__isnull=True, emailed_at__isnull=True),
+                fields=["asked_at"],
+                condition=Q(closed_at__isnull=True, emailed_at__isnull=True),
                 name="turn_email_due_idx",
             ),
             models.Index(
-                fields=["remind_at"], condition=Q(closed_at__isnull=True, reminded_at__isnull=True),
+                fields=["remind_at"],
+                condition=Q(closed_at__isnull=True, reminded_at__isnull=True),
                 name="turn_reminder_due_idx",
             ),
         ]
@@ -92,14 +94,14 @@ class Turn(models.Model):
 class EmailPreferences(models.Model):
     """Which emails a person wants; no row means the defaults."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_preferences"
-    )
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_preferences")
     turn_emails = models.BooleanField(
-        _("When it is my turn in an asynchronous game"), default=True,
+        _("When it is my turn in an asynchronous game"),
+        default=True,
     )
     reminder_emails = models.BooleanField(
-        _("A reminder when a quarter of the time is left and I have not played yet"), default=True,
+        _("A reminder when a quarter of the time is left and I have not played yet"),
+        default=True,
     )
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -2,8 +2,8 @@
 
 The game services send ``games.signals.state_changed`` when they persist a new
 state and ``player_joined`` when someone takes a seat, under the game's lock and in
-its transaction (``notifications.receivers`` passes them on here): the rows commit together with the change they tell of, and the
-message that makes open pages refresh their bell goes out after commit
+its transaction (``notifications.receivers`` passes them on here): the rows commit
+together with the change they tell of, and the message that makes open pages refresh their bell goes out after commit
 (``events.user_notified``). Emails are sent later, from the ``Turn`` rows, by
 ``notifications.emails``.
 """
@@ -37,9 +37,7 @@ def notify_game_change(
     asked_already = set(Turn.objects.filter(seat__game=game, phase_key=key).values_list("seat_id", flat=True))
     asked = kind.asked(after)
     newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
-    Turn.objects.bulk_create(
-        Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked
-    )
+    Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
     # The deadline may be new (a new phase, a pause, a resumed game).
     Turn.objects.filter(seat__game=game, closed_at__isnull=True).update(remind_at=_remind_at(game))
 
@@ -59,8 +57,7 @@ def notify_game_change(
     else:
         for number in kind.revealed_rounds(before, after):
             notes += [
-                note(seat, Notification.Kind.ROUND_REVEALED, round=number)
-                for seat in seats if not seat.has_resigned
+                note(seat, Notification.Kind.ROUND_REVEALED, round=number) for seat in seats if not seat.has_resigned
             ]
     _deliver(notes)
 
@@ -68,9 +65,7 @@ def notify_game_change(
 def notify_player_joined(*, game: Game, user, seats: list[Seat], now: datetime) -> None:
     """``user`` took a seat; ``seats`` are the players who sat there before."""
     _deliver(
-        Notification(
-            user_id=seat.user_id, game=game, kind=Notification.Kind.PLAYER_JOINED, actor=user, created_at=now
-        )
+        Notification(user_id=seat.user_id, game=game, kind=Notification.Kind.PLAYER_JOINED, actor=user, created_at=now)
         for seat in seats
     )
 

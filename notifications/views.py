@@ -19,9 +19,7 @@ LIST_LENGTH = 100
 @login_required
 @require_GET
 def notification_list(request):
-    notifications = (
-        Notification.objects.filter(user=request.user).select_related("game", "actor")[:LIST_LENGTH]
-    )
+    notifications = Notification.objects.filter(user=request.user).select_related("game", "actor")[:LIST_LENGTH]
     return render(
         request,
         "notifications/list.html",

@@ -7,7 +7,7 @@ leaderboards beside the common ones (``RATING_BOARD``, ``WINS_BOARD``). The
 game apps build theirs from the pieces here.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 from games import kinds
 
 from .ratings import ordinal
-
 
 
 @dataclass

@@ -79,6 +79,9 @@ class Progress(models.Model):
     kind = models.CharField(max_length=20, unique=True)
     rebuilt_at = models.DateTimeField(null=True, blank=True)
 
+    def __str__(self) -> str:
+        return f"{self.kind} (rebuilt {self.rebuilt_at})"
+
 
 class Leaderboard(models.Model):
     """The head of one board: how many entries it has and for which moment it was computed."""

@@ -68,8 +68,10 @@ def player_games(*, player, viewer, page) -> Page:
     """
     # The game's visibility comes with the page's rows (select_related), not as an
     # annotation: the paginator's count then needs no join on the player's own page.
-    records = GameRecord.objects.filter(user=player).select_related("game").only(
-        "game_id", "kind", "finished_at", "rank", "players", "score", "won", "resigned", "game__visibility"
+    records = (
+        GameRecord.objects.filter(user=player)
+        .select_related("game")
+        .only("game_id", "kind", "finished_at", "rank", "players", "score", "won", "resigned", "game__visibility")
     )
     if not (viewer.is_authenticated and viewer.pk == player.pk):
         visible = Q(game__visibility=Game.Visibility.PUBLIC)
@@ -101,12 +103,18 @@ def player_profile(*, player) -> list[KindProfile]:
         kind_stats = _kind_stats(stats.kind)
         if kind_stats is None:
             continue
-        totals = Totals(games=stats.games, wins=stats.wins, rounds=stats.rounds, points=stats.points, counts=stats.counts)
+        totals = Totals(
+            games=stats.games, wins=stats.wins, rounds=stats.rounds, points=stats.points, counts=stats.counts
+        )
         places = []
         for board in kind_stats.boards:
             for period in Period:
                 entry = next(
-                    (e for e in entries.get(stats.kind, []) if e.leaderboard.board == board.slug and e.leaderboard.period == period),
+                    (
+                        e
+                        for e in entries.get(stats.kind, [])
+                        if e.leaderboard.board == board.slug and e.leaderboard.period == period
+                    ),
                     None,
                 )
                 if entry is not None:

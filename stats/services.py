@@ -25,7 +25,8 @@ from django.db.models import Q
 from games.models import Game, Seat
 
 from . import ratings
-from .kinds import Contribution, KindStats, Totals, every_kind_stats, kind_stats as kind_stats_of
+from .kinds import Contribution, KindStats, Totals, every_kind_stats
+from .kinds import kind_stats as kind_stats_of
 from .models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats, Progress
 
 log = logging.getLogger(__name__)
@@ -60,16 +61,44 @@ class _Row:
     def values(self) -> tuple:
         """The row in ``RECORD_COLUMNS`` order, ready for the database."""
         return (
-            self.game_id, self.user_id, self.kind, connection.ops.adapt_datetimefield_value(self.finished_at),
-            self.seat, self.players, self.rank, self.score, self.won, self.resigned, self.rounds, self.points,
+            self.game_id,
+            self.user_id,
+            self.kind,
+            connection.ops.adapt_datetimefield_value(self.finished_at),
+            self.seat,
+            self.players,
+            self.rank,
+            self.score,
+            self.won,
+            self.resigned,
+            self.rounds,
+            self.points,
             connection.ops.adapt_json_value(self.counts, None),
-            self.mu_before, self.sigma_before, self.mu_after, self.sigma_after,
+            self.mu_before,
+            self.sigma_before,
+            self.mu_after,
+            self.sigma_after,
         )
 
 
 RECORD_COLUMNS = (
-    "game", "user", "kind", "finished_at", "seat", "players", "rank", "score", "won", "resigned", "rounds",
-    "points", "counts", "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "game",
+    "user",
+    "kind",
+    "finished_at",
+    "seat",
+    "players",
+    "rank",
+    "score",
+    "won",
+    "resigned",
+    "rounds",
+    "points",
+    "counts",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
 )
 STATS_COLUMNS = ("user", "kind", "games", "wins", "rounds", "points", "counts", "rating_mu", "rating_sigma")
 ENTRY_COLUMNS = ("leaderboard", "user", "value", "sample", "hits", "rank", "position")
@@ -150,12 +179,23 @@ def _rate_games(
             contribution = by_seat.get(seat["position"], Contribution())
             rows.append(
                 _Row(
-                    game_id=game["id"], user_id=seat["user_id"], kind=game["kind"],
-                    finished_at=game["finished_at"], seat=seat["position"], players=len(seats), rank=rank,
-                    score=seat["score"], won=seat["is_winner"], resigned=seat["has_resigned"],
-                    rounds=contribution.rounds, points=contribution.points,
+                    game_id=game["id"],
+                    user_id=seat["user_id"],
+                    kind=game["kind"],
+                    finished_at=game["finished_at"],
+                    seat=seat["position"],
+                    players=len(seats),
+                    rank=rank,
+                    score=seat["score"],
+                    won=seat["is_winner"],
+                    resigned=seat["has_resigned"],
+                    rounds=contribution.rounds,
+                    points=contribution.points,
                     counts=dict(sorted(contribution.counts.items())),
-                    mu_before=mu0, sigma_before=sigma0, mu_after=mu1, sigma_after=sigma1,
+                    mu_before=mu0,
+                    sigma_before=sigma0,
+                    mu_after=mu1,
+                    sigma_after=sigma1,
                 )
             )
             current[seat["user_id"]] = (mu1, sigma1)
@@ -191,17 +231,21 @@ def _entries(
             value = board.value(user_totals, current[user_id])
             if value is None:
                 continue
-            entries.append(
-                (leaderboard_id, user_id, value, board.sample(user_totals), board.hits(user_totals), 0, 0)
-            )
+            entries.append((leaderboard_id, user_id, value, board.sample(user_totals), board.hits(user_totals), 0, 0))
     return entries
 
 
 def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratings.Rating]) -> list[tuple]:
     return [
         (
-            user_id, kind, t.games, t.wins, t.rounds, t.points,
-            connection.ops.adapt_json_value(dict(sorted(t.counts.items())), None), *current[user_id],
+            user_id,
+            kind,
+            t.games,
+            t.wins,
+            t.rounds,
+            t.points,
+            connection.ops.adapt_json_value(dict(sorted(t.counts.items())), None),
+            *current[user_id],
         )
         for user_id, t in totals.items()
     ]
@@ -285,7 +329,9 @@ def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
         if (finished_at, game_id) > first
     }
     if later:
-        log.info("games %s finished before %d recorded ones: replaying their ratings", [g["id"] for g in new], len(later))
+        log.info(
+            "games %s finished before %d recorded ones: replaying their ratings", [g["id"] for g in new], len(later)
+        )
         GameRecord.objects.filter(game_id__in=later).delete()
     games = _games({game["id"] for game in new} | later)
     players = {seat["user_id"] for game in games for seat in game["seats"]}
@@ -324,11 +370,14 @@ def _refresh_players(kind_stats: KindStats, users: set[int], now: datetime) -> N
     moved: set[int] = set()
     if previous is not None and previous != window_start:
         low, high = sorted([previous, window_start])
-        moved = set(
-            GameRecord.objects.filter(kind=kind, finished_at__gte=low, finished_at__lt=high)
-            .values_list("user_id", flat=True)
-            .distinct()
-        ) - users
+        moved = (
+            set(
+                GameRecord.objects.filter(kind=kind, finished_at__gte=low, finished_at__lt=high)
+                .values_list("user_id", flat=True)
+                .distinct()
+            )
+            - users
+        )
 
     all_time: dict[int, Totals] = {}
     recent: dict[int, Totals] = {}

@@ -1,8 +1,7 @@
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
-
 from django.conf import settings
 from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
 
 from games import kinds
 from games.selectors.games import game_get_for_viewer

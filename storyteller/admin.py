@@ -449,7 +449,13 @@ class StorytellerRoundAdmin(admin.ModelAdmin):
     search_fields = ("clue",)
     ordering = ("-game_id", "number")
     fields = readonly_fields = (
-        "game", "number", "storyteller_column", "clue", "storyteller_card", "skipped", "revealed_at",
+        "game",
+        "number",
+        "storyteller_column",
+        "clue",
+        "storyteller_card",
+        "skipped",
+        "revealed_at",
     )
     inlines = [TableCardInline, VoteInline, RoundScoreInline]
 

@@ -40,7 +40,9 @@ class StorytellerKind(GameKind):
         "duplicate_cards": _("Choose different cards."),
         "deck_too_small": _("This deck has too few cards for this many players."),
     }
-    invalid_input_codes = frozenset({"clue_empty", "clue_too_long", "wrong_card_count", "bad_position", "duplicate_cards"})
+    invalid_input_codes = frozenset(
+        {"clue_empty", "clue_too_long", "wrong_card_count", "bad_position", "duplicate_cards"}
+    )
     success_messages = {
         "clue": _("Your clue is given."),
         "submit": _("Your card is handed in."),

@@ -5,13 +5,16 @@ shows no owners before the reveal; votes and owners appear only in the record
 of a revealed round.
 """
 
-from storyteller.engine import rules as engine
 from games.models import Game, Seat
-from storyteller.models import Card
-
 from games.selectors.common import (
-    seat_of, usernames, view_base, view_finish, view_waiting,
+    seat_of,
+    usernames,
+    view_base,
+    view_finish,
+    view_waiting,
 )
+from storyteller.engine import rules as engine
+from storyteller.models import Card
 
 
 def _card(card: Card | None, card_id: int) -> dict:
@@ -86,7 +89,9 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         votes_by_position: dict[int, list[str]] = {}
         for voter, position in sorted(last.votes.items()):
             votes_by_position.setdefault(position, []).append(player(voter))
-        storyteller_position = last.table.index(last.storyteller_card) + 1 if last.storyteller_card in last.table else None
+        storyteller_position = (
+            last.table.index(last.storyteller_card) + 1 if last.storyteller_card in last.table else None
+        )
         view["last_round"] = {
             "round": last.round,
             "storyteller": player(last.storyteller),

@@ -3,13 +3,20 @@
 from collections.abc import Iterable, Mapping
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 from games.models import Seat
 from stats.kinds import (
-    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, figure, rate_board,
+    RATING_BOARD,
+    SEATS,
+    WINS_BOARD,
+    Contribution,
+    Figure,
+    KindStats,
+    Totals,
+    figure,
+    rate_board,
 )
 from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
 
@@ -69,9 +76,14 @@ def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
     contributions = {}
     for seat in range(SEATS):
         counts = {
-            "clues": clues[seat], "just_right": just_right[seat], "guesses": guesses[seat], "found": found[seat],
-            "decoys": decoys[seat], "decoy_votes": decoy_votes[seat],
-            "clue_games": int(clues[seat] > 0), "guess_games": int(guesses[seat] > 0),
+            "clues": clues[seat],
+            "just_right": just_right[seat],
+            "guesses": guesses[seat],
+            "found": found[seat],
+            "decoys": decoys[seat],
+            "decoy_votes": decoy_votes[seat],
+            "clue_games": int(clues[seat] > 0),
+            "guess_games": int(guesses[seat] > 0),
             "decoy_games": int(decoys[seat] > 0),
         }
         if played[seat] or any(counts.values()):
@@ -133,9 +145,19 @@ def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contri
 def storyteller_figures(totals: Totals) -> list[Figure]:
     counts = totals.counts
     return [
-        figure(counts, _("Clues just right (some but not all found the card)"), "just_right", "clues", "turns", "rate", games="clue_games"),
+        figure(
+            counts,
+            _("Clues just right (some but not all found the card)"),
+            "just_right",
+            "clues",
+            "turns",
+            "rate",
+            games="clue_games",
+        ),
         figure(counts, _("Found the storyteller's card"), "found", "guesses", "votes", "rate", games="guess_games"),
-        figure(counts, _("Votes drawn per decoy card"), "decoy_votes", "decoys", "cards", "average", games="decoy_games"),
+        figure(
+            counts, _("Votes drawn per decoy card"), "decoy_votes", "decoys", "cards", "average", games="decoy_games"
+        ),
     ]
 
 
@@ -143,11 +165,13 @@ STORYTELLER_BOARD = rate_board(
     slug="storyteller",
     title=_("Best storyteller"),
     description=lazy(
-        lambda: gettext(
-            "Share of clues that were just right: some but not all of the players found the storyteller's card. "
-            "At least %(turns)d turns as storyteller in the period."
-        )
-        % {"turns": STORYTELLER_MIN_TURNS},
+        lambda: (
+            gettext(
+                "Share of clues that were just right: some but not all of the players found the storyteller's card. "
+                "At least %(turns)d turns as storyteller in the period."
+            )
+            % {"turns": STORYTELLER_MIN_TURNS}
+        ),
         str,
     )(),
     hits="just_right",
@@ -162,8 +186,6 @@ STORYTELLER_BOARD = rate_board(
     % {"turns": STORYTELLER_MIN_TURNS},
     sample_label=_("Turns"),
 )
-
-
 
 
 STORYTELLER_STATS = KindStats(

@@ -14,7 +14,13 @@ from django.utils.translation import ngettext
 from games.admin import GameListFilter
 
 from .models import (
-    BoardField, TaskCard, ThinkAlikeAnswer, ThinkAlikeGroup, ThinkAlikeRound, ThinkAlikeRoundScore, ThinkAlikeRuling,
+    BoardField,
+    TaskCard,
+    ThinkAlikeAnswer,
+    ThinkAlikeGroup,
+    ThinkAlikeRound,
+    ThinkAlikeRoundScore,
+    ThinkAlikeRuling,
 )
 from .services.content import (
     MAX_IMPORT_BYTES,
@@ -80,7 +86,7 @@ class ContentAdmin(admin.ModelAdmin):
     def get_urls(self):
         info = self.model._meta.app_label, self.model._meta.model_name
         return [
-            path("import/", self.admin_site.admin_view(self.import_view), name="%s_%s_import" % info),
+            path("import/", self.admin_site.admin_view(self.import_view), name="{}_{}_import".format(*info)),
             *super().get_urls(),
         ]
 
@@ -104,7 +110,7 @@ class ContentAdmin(admin.ModelAdmin):
                     messages.SUCCESS,
                 )
                 info = self.model._meta.app_label, self.model._meta.model_name
-                return HttpResponseRedirect(reverse("admin:%s_%s_changelist" % info))
+                return HttpResponseRedirect(reverse("admin:{}_{}_changelist".format(*info)))
         context = {
             **self.admin_site.each_context(request),
             "title": _("Import %(things)s") % {"things": self.model._meta.verbose_name_plural},
@@ -215,8 +221,24 @@ class ThinkAlikeRoundAdmin(admin.ModelAdmin):
     search_fields = ("task_text", "hint")
     ordering = ("-game_id", "number")
     fields = readonly_fields = (
-        "game", "number", "turn", "task", "task_text", "answers_asked", "die", "direction", "landed_kind",
-        "hint_field", "hint", "swap", "moved_to", "duel_opponent", "duel_bonus", "duel_winner", "auto", "scored_at",
+        "game",
+        "number",
+        "turn",
+        "task",
+        "task_text",
+        "answers_asked",
+        "die",
+        "direction",
+        "landed_kind",
+        "hint_field",
+        "hint",
+        "swap",
+        "moved_to",
+        "duel_opponent",
+        "duel_bonus",
+        "duel_winner",
+        "auto",
+        "scored_at",
     )
     inlines = [AnswerInline, GroupInline, RulingInline, RoundScoreInline]
 

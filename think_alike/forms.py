@@ -16,8 +16,11 @@ def _time_limit_choices():
 
 class ThinkAlikeOptionsForm(forms.Form):
     lang = forms.ChoiceField(
-        label=_("Language of the task cards"), choices=[("en", _("English")), ("da", _("Danish"))], initial="en",
-        widget=forms.RadioSelect, required=False,
+        label=_("Language of the task cards"),
+        choices=[("en", _("English")), ("da", _("Danish"))],
+        initial="en",
+        widget=forms.RadioSelect,
+        required=False,
     )
     stop = forms.ChoiceField(
         label=_("The game ends"),
@@ -26,15 +29,24 @@ class ThinkAlikeOptionsForm(forms.Form):
             ("tasks", _("after a number of task cards")),
             ("time", _("after a time limit")),
         ],
-        initial="points", widget=forms.RadioSelect, required=False,
+        initial="points",
+        widget=forms.RadioSelect,
+        required=False,
     )
     target = forms.IntegerField(
-        label=_("Score to reach"), min_value=1, max_value=999, required=False,
+        label=_("Score to reach"),
+        min_value=1,
+        max_value=999,
+        required=False,
         help_text=_("Leave it empty for the usual: 6 points per player."),
     )
     count = forms.IntegerField(label=_("Task cards to play"), min_value=1, max_value=999, initial=10, required=False)
     minutes = forms.TypedChoiceField(
-        label=_("Time limit, from the start"), coerce=int, choices=_time_limit_choices, initial=60, required=False,
+        label=_("Time limit, from the start"),
+        coerce=int,
+        choices=_time_limit_choices,
+        initial=60,
+        required=False,
         help_text=_("The round in play when the time is up is still finished."),
     )
     board = forms.ChoiceField(
@@ -44,7 +56,9 @@ class ThinkAlikeOptionsForm(forms.Form):
             ("draft", _("The players choose the fields in turn")),
             ("course", _("I choose the course")),
         ],
-        initial="random", widget=forms.RadioSelect, required=False,
+        initial="random",
+        widget=forms.RadioSelect,
+        required=False,
     )
 
     def __init__(self, *args, lang: str = "en", **kwargs):
@@ -99,5 +113,6 @@ def _course_choices(lang: str):
         label = field.text(lang)
         by_kind.setdefault(field.kind, []).append((field.pk, label))
     return [("", "—")] + [
-        (BoardField.Kind(kind).label, items) for kind, items in sorted(by_kind.items(), key=lambda kv: kv[0] != "association")
+        (BoardField.Kind(kind).label, items)
+        for kind, items in sorted(by_kind.items(), key=lambda kv: kv[0] != "association")
     ]

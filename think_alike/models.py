@@ -181,7 +181,11 @@ class ThinkAlikeAnswer(models.Model):
     index = models.PositiveSmallIntegerField(_("answer number"), help_text=_("From 0."))
     text = models.CharField(_("text"), max_length=TEXT_MAX_LENGTH, blank=True)
     group = models.ForeignKey(
-        ThinkAlikeGroup, on_delete=models.CASCADE, null=True, blank=True, related_name="answers",
+        ThinkAlikeGroup,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="answers",
         verbose_name=_("group"),
     )
 

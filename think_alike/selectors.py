@@ -7,15 +7,18 @@ review (all have answered, or the deadline passed). Everything else on the table
 made, the merges) is seen by all, as at a real table.
 """
 
+from games.models import Game, Seat
+from games.selectors.common import (
+    seat_of,
+    usernames,
+    view_base,
+    view_finish,
+    view_waiting,
+)
 from think_alike.engine import rules as engine
 from think_alike.engine.matching import Group
-from games.models import Game, Seat
 from think_alike.models import BoardField
 from think_alike.services.game import landed_kind
-
-from games.selectors.common import (
-    seat_of, usernames, view_base, view_finish, view_waiting,
-)
 
 SETUP_PHASES = {str(phase) for phase in engine.TURN_HOLDER_PHASES}
 
@@ -71,9 +74,7 @@ def think_alike_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         [{"player": player(seat), "roll": roll} for seat, roll in enumerate(throw) if roll is not None]
         for throw in state.start_rolls
     ]
-    view["board"] = [
-        _field(state, field_id) | {"position": position} for position, field_id in enumerate(state.board)
-    ]
+    view["board"] = [_field(state, field_id) | {"position": position} for position, field_id in enumerate(state.board)]
     view["token"] = state.token
     view["turn"] = None if finished or state.phase == engine.Phase.DRAFT else player(state.turn)
     view["drafter"] = player(state.drafter) if state.drafter is not None else None
@@ -174,7 +175,9 @@ def _round(state: engine.State, played: engine.Round, player, *, phase: str | No
 
 def _groups(groups: tuple[Group, ...], answers, player, *, rulings=()) -> list[dict]:
     merged = {r.result for r in rulings if r.kind == "merge"}
-    split = {r.result for r in rulings if r.kind == "split"} | {g for r in rulings if r.kind == "split" for g in r.groups}
+    split = {r.result for r in rulings if r.kind == "split"} | {
+        g for r in rulings if r.kind == "split" for g in r.groups
+    }
     out = []
     for group in groups:
         players = sorted(group.seats)
@@ -236,9 +239,7 @@ def _choices(state: engine.State, player, seat: int) -> dict | None:
 
 
 def _no_answer(played: engine.Round, state: engine.State, player) -> list:
-    return [
-        player(seat) for seat, given in enumerate(played.answers) if given is None and seat not in state.resigned
-    ]
+    return [player(seat) for seat, given in enumerate(played.answers) if given is None and seat not in state.resigned]
 
 
 def _last_round(state: engine.State, played: engine.Round, player) -> dict:

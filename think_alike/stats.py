@@ -3,13 +3,20 @@
 from collections.abc import Iterable, Mapping
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 from games.models import Seat
 from stats.kinds import (
-    RATING_BOARD, SEATS, WINS_BOARD, Contribution, Figure, KindStats, Totals, figure, rate_board,
+    RATING_BOARD,
+    SEATS,
+    WINS_BOARD,
+    Contribution,
+    Figure,
+    KindStats,
+    Totals,
+    figure,
+    rate_board,
 )
 from think_alike.models import ThinkAlikeAnswer, ThinkAlikeRound, ThinkAlikeRoundScore
 
@@ -53,8 +60,12 @@ def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
     contributions = {}
     for seat in range(SEATS):
         counts = {
-            "answers": answers[seat], "matched": matched[seat], "duels": duels[seat], "duels_won": duels_won[seat],
-            "answer_games": int(answers[seat] > 0), "duel_games": int(duels[seat] > 0),
+            "answers": answers[seat],
+            "matched": matched[seat],
+            "duels": duels[seat],
+            "duels_won": duels_won[seat],
+            "answer_games": int(answers[seat] > 0),
+            "duel_games": int(duels[seat] > 0),
         }
         if played[seat] or any(counts.values()):
             contributions[seat] = Contribution(
@@ -79,7 +90,12 @@ def think_alike_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
         .values_list("id", "game_id", "turn", "duel_opponent", "duel_winner")
     ):
         round_ = {
-            "turn": turn, "answered": [], "groups": {}, "points": {}, "duel_opponent": opponent, "duel_winner": winner,
+            "turn": turn,
+            "answered": [],
+            "groups": {},
+            "points": {},
+            "duel_opponent": opponent,
+            "duel_winner": winner,
         }
         rounds[round_id] = round_
         by_game[game_id].append(round_)
@@ -114,7 +130,15 @@ def think_alike_contributions(game_ids: list[int]) -> dict[int, dict[int, Contri
 def think_alike_figures(totals: Totals) -> list[Figure]:
     counts = totals.counts
     return [
-        figure(counts, _("Answers that matched someone else's"), "matched", "answers", "answers", "rate", games="answer_games"),
+        figure(
+            counts,
+            _("Answers that matched someone else's"),
+            "matched",
+            "answers",
+            "answers",
+            "rate",
+            games="answer_games",
+        ),
         figure(counts, _("Duels won"), "duels_won", "duels", "duels", "rate", games="duel_games"),
     ]
 
@@ -123,10 +147,12 @@ THINK_ALIKE_BOARD = rate_board(
     slug="in_tune",
     title=_("Most in tune"),
     description=lazy(
-        lambda: gettext(
-            "Share of answers that matched another player's answer. At least %(answers)d answers in the period."
-        )
-        % {"answers": THINK_ALIKE_MIN_ANSWERS},
+        lambda: (
+            gettext(
+                "Share of answers that matched another player's answer. At least %(answers)d answers in the period."
+            )
+            % {"answers": THINK_ALIKE_MIN_ANSWERS}
+        ),
         str,
     )(),
     hits="matched",
@@ -141,8 +167,6 @@ THINK_ALIKE_BOARD = rate_board(
     % {"answers": THINK_ALIKE_MIN_ANSWERS},
     sample_label=_("Answers"),
 )
-
-
 
 
 THINK_ALIKE_STATS = KindStats(

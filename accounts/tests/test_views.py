@@ -13,7 +13,12 @@ pytestmark = pytest.mark.django_db
 def test_sign_up_logs_in_and_lands_on_profile(client):
     response = client.post(
         reverse("accounts:signup"),
-        {"username": "anna", "email": "anna@example.com", "password1": "a-Long-pass-123", "password2": "a-Long-pass-123"},
+        {
+            "username": "anna",
+            "email": "anna@example.com",
+            "password1": "a-Long-pass-123",
+            "password2": "a-Long-pass-123",
+        },
     )
     assert response.status_code == 302
     assert response.url == reverse("accounts:profile")
@@ -36,15 +41,25 @@ def test_sign_up_refuses_a_taken_email_and_weak_password(client):
 def test_sign_up_goes_back_to_the_invite(client):
     response = client.post(
         reverse("accounts:signup"),
-        {"username": "cy", "email": "cy@example.com", "password1": "a-Long-pass-123",
-         "password2": "a-Long-pass-123", "next": "/games/invite/abc/"},
+        {
+            "username": "cy",
+            "email": "cy@example.com",
+            "password1": "a-Long-pass-123",
+            "password2": "a-Long-pass-123",
+            "next": "/games/invite/abc/",
+        },
     )
     assert response.url == "/games/invite/abc/"
     client.logout()
     response = client.post(
         reverse("accounts:signup"),
-        {"username": "dy", "email": "dy@example.com", "password1": "a-Long-pass-123",
-         "password2": "a-Long-pass-123", "next": "https://evil.example/"},
+        {
+            "username": "dy",
+            "email": "dy@example.com",
+            "password1": "a-Long-pass-123",
+            "password2": "a-Long-pass-123",
+            "next": "https://evil.example/",
+        },
     )
     assert response.url == reverse("accounts:profile")
 

@@ -26,7 +26,9 @@ def substitute(value: str) -> str:
         name, op, arg = match.group(1), match.group(2), match.group(3)
         if op == ":-":
             return arg
-        return {"DJANGO_SECRET_KEY": "a8Zq-3vN!r7Lp0xW_k2Tg9sEy4Hm6Jc1Ud5Bo8Fi3Qn7Vt2Kw0Xe4Ra6Sl9Yp1Mz"}.get(name, "set-by-operator")
+        return {"DJANGO_SECRET_KEY": "a8Zq-3vN!r7Lp0xW_k2Tg9sEy4Hm6Jc1Ud5Bo8Fi3Qn7Vt2Kw0Xe4Ra6Sl9Yp1Mz"}.get(
+            name, "set-by-operator"
+        )
 
     return re.sub(r"\$\{(\w+)(:-|:\?)?([^}]*)\}", repl, str(value))
 
@@ -57,7 +59,11 @@ def test_production_settings_pass_check_deploy_with_the_compose_environment():
     # The database need not answer: check --deploy inspects settings only.
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -51,10 +51,10 @@ def parse_po(path: Path) -> list[dict]:
         match = re.match(r"^(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?\s+(\".*\")$", line)
         if match:
             word, index, value = match.groups()
-            if word in ("msgctxt", "msgid") and entry is not None and "msgid" in entry and key is not None:
-                if not (word == "msgid" and key == "msgctxt"):
-                    finish()
-                    entry = None
+            starts_entry = word in ("msgctxt", "msgid") and not (word == "msgid" and key == "msgctxt")
+            if starts_entry and entry is not None and "msgid" in entry and key is not None:
+                finish()
+                entry = None
             if entry is None:
                 entry = {"flags": set(), "msgstr": {}}
             text = ast.literal_eval(value)

@@ -64,6 +64,12 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    def get_invite_url(self) -> str:
+        return reverse("games:invite", args=[self.invite_code])
+
     @property
     def game_kind(self) -> kinds.GameKind:
         """What this kind of game provides (its rules, views, templates)."""
@@ -71,12 +77,6 @@ class Game(models.Model):
         if kind is None:
             raise LookupError(f"no kind of game {self.kind!r} is registered")
         return kind
-
-    def get_absolute_url(self) -> str:
-        return reverse("games:detail", args=[self.pk])
-
-    def get_invite_url(self) -> str:
-        return reverse("games:invite", args=[self.invite_code])
 
 
 class Seat(models.Model):
@@ -129,3 +129,6 @@ class Move(models.Model):
                 name="move_once_per_round",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} in {self.game_id}, round {self.round}"

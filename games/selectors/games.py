@@ -1,4 +1,4 @@
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch
 from django.http import Http404
 
 from games.models import Game, Seat
@@ -40,9 +40,7 @@ def games_open_public(*, exclude_user=None):
         .order_by("-created_at")
     )
     if exclude_user is not None and exclude_user.is_authenticated:
-        games = games.annotate(
-            joined=Exists(Seat.objects.filter(game=OuterRef("pk"), user=exclude_user))
-        )
+        games = games.annotate(joined=Exists(Seat.objects.filter(game=OuterRef("pk"), user=exclude_user)))
     return games
 
 

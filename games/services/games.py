@@ -265,8 +265,13 @@ def _record_move(game: Game, seat: Seat, before, action: dict, *, by_timeout: bo
     try:
         with transaction.atomic():
             Move.objects.create(
-                game=game, seat=seat, round=before.round, kind=kind, payload=payload,
-                by_timeout=by_timeout, version=game.version + 1,
+                game=game,
+                seat=seat,
+                round=before.round,
+                kind=kind,
+                payload=payload,
+                by_timeout=by_timeout,
+                version=game.version + 1,
             )
     except IntegrityError:
         # The engine already refuses a second action; this is the database's word on it.
@@ -288,7 +293,9 @@ def _persist(game: Game, spec: kinds.GameKind, *, before, after, now: datetime) 
         game.deadline_at = None
     elif paused:
         game.deadline_at = None
-    elif before is None or game.is_paused or spec.phase_key(before) != spec.phase_key(after) or game.deadline_at is None:
+    elif (
+        before is None or game.is_paused or spec.phase_key(before) != spec.phase_key(after) or game.deadline_at is None
+    ):
         game.deadline_at = now + timedelta(seconds=game.phase_seconds)
     game.is_paused = paused
     game.save()
@@ -308,8 +315,14 @@ def _persist(game: Game, spec: kinds.GameKind, *, before, after, now: datetime) 
     Seat.objects.bulk_update(seats, ["score", "to_act", "is_absent", "has_resigned", "is_winner"])
     events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
     signals.state_changed.send(
-        sender=Game, game=game, kind=spec, seats=seats, before=before, after=after,
-        phase_key=spec.phase_key(after), now=now,
+        sender=Game,
+        game=game,
+        kind=spec,
+        seats=seats,
+        before=before,
+        after=after,
+        phase_key=spec.phase_key(after),
+        now=now,
     )
     if finished:
         signals.game_finished.send(sender=Game, game=game)

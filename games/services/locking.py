@@ -1,7 +1,8 @@
+from django.utils.translation import gettext_lazy as _
+
 from games.models import Game
 
 from .errors import GameError
-from django.utils.translation import gettext_lazy as _
 
 
 def game_lock(*, game_id) -> Game:

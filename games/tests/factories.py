@@ -1,8 +1,8 @@
 import factory
 from django.contrib.auth import get_user_model
 
-from storyteller.models import Card, Deck
 from games.services.games import game_create, game_join
+from storyteller.models import Card, Deck
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -145,6 +145,7 @@ def test_the_kind_field_takes_the_registered_kinds():
 GAME_NAMES = re.compile(r"storyteller|think[ _-]?alike", re.IGNORECASE)
 CORE_APPS = ["games", "stats", "notifications", "accounts"]
 
+
 def core_python_files() -> list[Path]:
     files = []
     for app in CORE_APPS:
@@ -181,9 +182,5 @@ def test_the_scan_sees_the_core_and_would_see_a_name():
 
 def test_no_python_file_of_the_core_names_a_game():
     """Code, comments and docstrings alike (issue 11: "no Python file ... names either game")."""
-    found = [
-        line
-        for path in core_python_files()
-        for line in naming_lines(path)
-    ]
+    found = [line for path in core_python_files() for line in naming_lines(path)]
     assert found == []

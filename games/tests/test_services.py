@@ -5,9 +5,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Move, Seat
-from storyteller.models import StorytellerRound
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_join, game_leave, game_start
+from storyteller.models import StorytellerRound
 
 from .factories import UserFactory, deck_with_cards, started_game
 from .play import play_to_end, view_for
@@ -18,7 +18,15 @@ pytestmark = pytest.mark.django_db
 def snapshot(game: Game):
     game.refresh_from_db()
     seats = list(Seat.objects.filter(game=game).values_list("position", "score", "to_act").order_by("position"))
-    return (game.state, game.version, game.phase, game.round, game.status, seats, Move.objects.filter(game=game).count())
+    return (
+        game.state,
+        game.version,
+        game.phase,
+        game.round,
+        game.status,
+        seats,
+        Move.objects.filter(game=game).count(),
+    )
 
 
 class TestLobby:
@@ -48,7 +56,9 @@ class TestLobby:
         assert game.phase_seconds == 7200
 
     def test_live_games_get_the_short_deadline(self, settings):
-        game = game_create(creator=UserFactory(), max_seats=3, options={"deck": deck_with_cards().pk}, pace="live", phase_seconds=7200)
+        game = game_create(
+            creator=UserFactory(), max_seats=3, options={"deck": deck_with_cards().pk}, pace="live", phase_seconds=7200
+        )
         assert game.phase_seconds == settings.FABULA_LIVE_PHASE_SECONDS
 
     def test_last_seat_taken_starts_the_game(self):
@@ -147,7 +157,7 @@ class TestPlay:
         records = list(StorytellerRound.objects.filter(game=game).order_by("number"))
         assert [r.number for r in records] == list(range(1, rounds + 1))
         # The scores on the seats are the sums of every round's points.
-        totals = {pos: 0 for pos in range(players)}
+        totals = dict.fromkeys(range(players), 0)
         for record in records:
             for pos, pts in record.points.items():
                 totals[int(pos)] += pts
@@ -187,7 +197,8 @@ def _to_vote_phase(players=4):
     for user in users[1:]:
         view = view_for(game, user)
         game_act(
-            game_id=game.pk, user=user,
+            game_id=game.pk,
+            user=user,
             action={"type": "submit", "cards": [c["id"] for c in view["hand"][: view["cards_to_submit"]]]},
         )
     game.refresh_from_db()
@@ -210,7 +221,9 @@ class TestBadInput:
         me, other = users[0], users[1]
         mine = view_for(game, me)["hand"][0]["id"]
         theirs = view_for(game, other)["hand"][0]["id"]
-        assert self.assert_refused(game, me, {"type": "clue", "card": mine, "text": "   "}, "clue_empty").kind == "invalid"
+        assert (
+            self.assert_refused(game, me, {"type": "clue", "card": mine, "text": "   "}, "clue_empty").kind == "invalid"
+        )
         self.assert_refused(game, me, {"type": "clue", "card": mine, "text": "x" * 201}, "clue_too_long")
         self.assert_refused(game, me, {"type": "clue", "card": theirs, "text": "ok"}, "not_in_hand")
         self.assert_refused(game, me, {"type": "clue", "card": "abc", "text": "ok"}, "bad_action")
@@ -230,7 +243,9 @@ class TestBadInput:
         game_act(game_id=game.pk, user=teller, action={"type": "clue", "card": card, "text": "x"})
         hand = [c["id"] for c in view_for(game, player)["hand"]]
         other = view_for(game, users[2])["hand"][0]["id"]
-        self.assert_refused(game, teller, {"type": "submit", "cards": [view_for(game, teller)["hand"][0]["id"]]}, "not_your_turn")
+        self.assert_refused(
+            game, teller, {"type": "submit", "cards": [view_for(game, teller)["hand"][0]["id"]]}, "not_your_turn"
+        )
         self.assert_refused(game, player, {"type": "submit", "cards": [other]}, "not_in_hand")
         self.assert_refused(game, player, {"type": "submit", "cards": hand[:2]}, "wrong_card_count")
         self.assert_refused(game, player, {"type": "submit", "cards": []}, "wrong_card_count")

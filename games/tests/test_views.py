@@ -2,7 +2,6 @@ import pytest
 from django.urls import reverse
 
 from games import kinds
-
 from games.models import Game
 
 from .factories import UserFactory, deck_with_cards, started_game
@@ -35,7 +34,9 @@ def test_create_a_game_from_the_form(client, deck):
 
 def test_create_refuses_bad_form(client, deck):
     client.force_login(UserFactory())
-    response = client.post(reverse("games:create"), {"max_seats": "9", "pace": "fast", "phase_hours": "2", "visibility": "x"})
+    response = client.post(
+        reverse("games:create"), {"max_seats": "9", "pace": "fast", "phase_hours": "2", "visibility": "x"}
+    )
     assert response.status_code == 200
     assert Game.objects.count() == 0
 
@@ -62,7 +63,9 @@ def test_lobby_lists_public_open_games_and_joins_with_a_click(client, deck):
 def test_invite_link_flow(client, deck):
     from games.services.games import game_create
 
-    game = game_create(creator=UserFactory(display_name="Anna"), max_seats=3, options={"deck": deck.pk}, visibility="private")
+    game = game_create(
+        creator=UserFactory(display_name="Anna"), max_seats=3, options={"deck": deck.pk}, visibility="private"
+    )
     url = game.get_invite_url()
     page = client.get(url).content.decode()
     assert "Anna invites you" in page and "Sign up" in page
@@ -129,9 +132,14 @@ def test_bad_forms_get_a_message_and_change_nothing(client):
         ({"type": "clue", "card": "DROP TABLE", "text": "x"}, "Check the card of this clue action."),
         ({"type": "vote", "position": 2, "round": 1}, "That is not what the game is waiting for now."),
         ({"type": "fly"}, "An action is an object whose type is one of: clue, resign, submit, vote."),
-        ({"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "", "round": 1}, "Write a clue first."),
-        ({"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "x", "round": 9},
-         "The game has moved on"),
+        (
+            {"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "", "round": 1},
+            "Write a clue first.",
+        ),
+        (
+            {"type": "clue", "card": view_for(game, users[0])["hand"][0]["id"], "text": "x", "round": 9},
+            "The game has moved on",
+        ),
     ]
     for data, message in cases:
         response = client.post(reverse("games:act", args=[game.pk]), data, HTTP_HX_REQUEST="true")

@@ -121,7 +121,9 @@ class TestReminders:
         assert emails_send_due(now=deadline - timedelta(hours=6, seconds=1)) == 0
         submit(game, users[1], 1, now=game.started_at + timedelta(hours=1))
         assert emails_send_due(now=deadline - timedelta(hours=6)) == 2
-        assert [m.subject for m in mail.outbox] == [f"Reminder: 6 hours left for your turn in Storyteller #{game.pk}"] * 2
+        assert [m.subject for m in mail.outbox] == [
+            f"Reminder: 6 hours left for your turn in Storyteller #{game.pk}"
+        ] * 2
         assert "a card is drawn at random from your hand" in mail.outbox[0].body
         assert sent_to() == emails_of(users[2], users[3])
         assert emails_send_due(now=deadline - timedelta(hours=6)) == 0
@@ -177,7 +179,8 @@ class TestUnsubscribe:
         game, users = started_game(3)
         token = unsubscribe_token(users[1])
         response = Client(enforce_csrf_checks=True).post(
-            f"/notifications/unsubscribe/{token}/", "List-Unsubscribe=One-Click",
+            f"/notifications/unsubscribe/{token}/",
+            "List-Unsubscribe=One-Click",
             content_type="application/x-www-form-urlencoded",
         )
         assert response.status_code == 200

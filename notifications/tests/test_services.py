@@ -7,8 +7,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.models import Game
-from games.services.games import game_act, game_create, game_join
 from games.services.events import user_group
+from games.services.games import game_act, game_create, game_join
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.timeouts.steps import clue, expire, storyteller_position, submit, to_vote, vote
 from notifications.models import Notification, Turn

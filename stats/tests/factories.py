@@ -4,10 +4,15 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from storyteller.engine import rules as engine
 from games.models import Game, Seat
+from storyteller.engine import rules as engine
 from storyteller.models import (
-    Card, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote,
+    Card,
+    Deck,
+    StorytellerRound,
+    StorytellerRoundScore,
+    StorytellerTableCard,
+    StorytellerVote,
 )
 
 FACTORY_CARDS = 12  # more than any table holds: the cards of a game without a deck cycle through them
@@ -62,7 +67,7 @@ def finished_game(
     for number, spec in enumerate(rounds, start=1):
         storyteller = spec["storyteller"]
         table = []
-        points = {seat: 0 for seat in range(len(users))}
+        points = dict.fromkeys(range(len(users)), 0)
         if not spec["skipped"]:
             owners_by_position, votes = {}, {}
             storyteller_position = None

@@ -51,8 +51,23 @@ def snapshot():
     """Every row a rebuild or an update writes, in a comparable form."""
     records = sorted(
         GameRecord.objects.values_list(
-            "game_id", "user_id", "kind", "finished_at", "seat", "players", "rank", "score", "won", "resigned",
-            "rounds", "points", "counts", "mu_before", "sigma_before", "mu_after", "sigma_after",
+            "game_id",
+            "user_id",
+            "kind",
+            "finished_at",
+            "seat",
+            "players",
+            "rank",
+            "score",
+            "won",
+            "resigned",
+            "rounds",
+            "points",
+            "counts",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
         )
     )
     stats = sorted(
@@ -63,8 +78,15 @@ def snapshot():
     boards = sorted(Leaderboard.objects.values_list("kind", "board", "period", "size", "as_of", "window_start"))
     entries = sorted(
         LeaderboardEntry.objects.values_list(
-            "leaderboard__kind", "leaderboard__board", "leaderboard__period", "user_id",
-            "value", "sample", "hits", "rank", "position",
+            "leaderboard__kind",
+            "leaderboard__board",
+            "leaderboard__period",
+            "user_id",
+            "value",
+            "sample",
+            "hits",
+            "rank",
+            "position",
         )
     )
     return records, stats, boards, entries
@@ -91,7 +113,9 @@ class TestRatings:
     def test_openskill_matches_the_formulas_worked_by_hand(self):
         # Three new players, one after the other: the numbers of algorithm 4 with mu 25, sigma 25/3.
         rated = ratings.rate([ratings.INITIAL] * 3, [1, 2, 3])
-        assert flat(rated) == pytest.approx(flat([(27.869049, 8.205243), (25.717262, 8.058224), (21.413689, 8.058224)]), abs=1e-6)
+        assert flat(rated) == pytest.approx(
+            flat([(27.869049, 8.205243), (25.717262, 8.058224), (21.413689, 8.058224)]), abs=1e-6
+        )
         for prior, ranks in (
             ([ratings.INITIAL] * 4, [1, 2, 4, 2]),
             ([(28.0, 6.0), (22.0, 7.5), (25.0, 8.0)], [3, 2, 1]),
@@ -104,14 +128,16 @@ class TestRatings:
         now = timezone.now()
         users = UserFactory.create_batch(4)
         # Game 1 was created second but finished first.
-        game_2 = finished_game(users[:3], [story_round(BO, "x", [(ANN, []), (BO, [CY]), (CY, [ANN]), (ANN, []), (CY, [])])], finished_at=now)
+        game_2 = finished_game(
+            users[:3],
+            [story_round(BO, "x", [(ANN, []), (BO, [CY]), (CY, [ANN]), (ANN, []), (CY, [])])],
+            finished_at=now,
+        )
         game_1, _ = two_games(users, first_at=now - timedelta(days=1), second_at=now - timedelta(hours=1))
         stats_rebuild(now=now)
 
         after_1 = plackett_luce([ratings.INITIAL] * 4, [1, 2, 4, 2])
-        by_game = {
-            (r.game_id, r.user_id): r for r in GameRecord.objects.filter(game__in=[game_1, game_2])
-        }
+        by_game = {(r.game_id, r.user_id): r for r in GameRecord.objects.filter(game__in=[game_1, game_2])}
         for seat, user in enumerate(users):
             record = by_game[game_1.pk, user.pk]
             assert (record.mu_before, record.sigma_before) == ratings.INITIAL
@@ -137,27 +163,42 @@ class TestTotalsAndBoards:
 
         stats = {s.user.username: s for s in PlayerStats.objects.select_related("user")}
         assert {name: (s.games, s.wins, s.rounds, s.points) for name, s in stats.items()} == {
-            "ann": (2, 1, 4, 8), "bo": (2, 0, 4, 10), "cy": (2, 1, 4, 8), "di": (1, 0, 4, 6),
+            "ann": (2, 1, 4, 8),
+            "bo": (2, 0, 4, 10),
+            "cy": (2, 1, 4, 8),
+            "di": (1, 0, 4, 6),
         }
         ann = stats["ann"].counts
         assert (ann["just_right"], ann["clues"], ann["found"], ann["guesses"], ann["decoy_votes"], ann["decoys"]) == (
-            1, 1, 1, 3, 1, 4,
+            1,
+            1,
+            1,
+            3,
+            1,
+            4,
         )
         bo = stats["bo"].counts
         assert (bo["just_right"], bo["clues"], bo["clue_games"]) == (1, 2, 2)
 
         assert entries("wins") == [
-            ("ann", 1, 1.0, 2, None), ("cy", 1, 1.0, 2, None), ("bo", 3, 0.0, 2, None), ("di", 3, 0.0, 1, None),
+            ("ann", 1, 1.0, 2, None),
+            ("cy", 1, 1.0, 2, None),
+            ("bo", 3, 0.0, 2, None),
+            ("di", 3, 0.0, 1, None),
         ]
         # Only game 2 is in the last 30 days.
         assert entries("wins", Period.LAST_30_DAYS) == [
-            ("cy", 1, 1.0, 1, None), ("ann", 2, 0.0, 1, None), ("bo", 2, 0.0, 1, None),
+            ("cy", 1, 1.0, 1, None),
+            ("ann", 2, 0.0, 1, None),
+            ("bo", 2, 0.0, 1, None),
         ]
         rating = entries("rating")
         assert [row[0] for row in rating] == sorted(
             stats, key=lambda name: -ratings.ordinal(stats[name].rating_mu, stats[name].rating_sigma)
         )
-        assert rating[0][2] == pytest.approx(ratings.ordinal(stats[rating[0][0]].rating_mu, stats[rating[0][0]].rating_sigma))
+        assert rating[0][2] == pytest.approx(
+            ratings.ordinal(stats[rating[0][0]].rating_mu, stats[rating[0][0]].rating_sigma)
+        )
         # Nobody has told 10 clues yet.
         assert entries("storyteller") == []
         assert Leaderboard.objects.get(kind="storyteller", board="wins", period=Period.ALL_TIME).size == 4
@@ -178,8 +219,12 @@ class TestTotalsAndBoards:
     def test_a_game_of_a_kind_without_statistics_is_left_alone(self):
         users = UserFactory.create_batch(3)
         game = Game.objects.create(
-            kind="chess", status=Game.Status.FINISHED, phase_seconds=60, max_seats=3,
-            creator=users[0], finished_at=timezone.now(),
+            kind="chess",
+            status=Game.Status.FINISHED,
+            phase_seconds=60,
+            max_seats=3,
+            creator=users[0],
+            finished_at=timezone.now(),
         )
         assert stats_game_finished(game_id=game.pk, now=timezone.now()) is False
         assert stats_rebuild(now=timezone.now()) == {"storyteller": 0, "think_alike": 0}
@@ -198,7 +243,9 @@ class TestIncrementalEqualsRebuild:
                 if rng.random() < 0.1:
                     rounds.append(story_round(storyteller, "", [], skipped=True))
                     continue
-                owners = [storyteller] + [s for s in range(len(seats)) if s != storyteller] * (2 if len(seats) == 3 else 1)
+                owners = [storyteller] + [s for s in range(len(seats)) if s != storyteller] * (
+                    2 if len(seats) == 3 else 1
+                )
                 rng.shuffle(owners)
                 voters = {p: [] for p in range(len(owners))}
                 for seat in range(len(seats)):
@@ -206,12 +253,18 @@ class TestIncrementalEqualsRebuild:
                         continue  # the storyteller does not vote; some abstain
                     choices = [p for p, owner in enumerate(owners) if owner != seat]
                     voters[rng.choice(choices)].append(seat)
-                rounds.append(story_round(storyteller, f"clue {index}.{number}", [(o, voters[p]) for p, o in enumerate(owners)]))
+                rounds.append(
+                    story_round(storyteller, f"clue {index}.{number}", [(o, voters[p]) for p, o in enumerate(owners)])
+                )
             finished_at = now - timedelta(days=rng.uniform(0, 60))
             resigned = (rng.randrange(len(seats)),) if rng.random() < 0.15 else ()
             games.append(
                 finished_game(
-                    seats, rounds, finished_at=finished_at, deck=deck, resigned=resigned,
+                    seats,
+                    rounds,
+                    finished_at=finished_at,
+                    deck=deck,
+                    resigned=resigned,
                     visibility=rng.choice([Game.Visibility.PUBLIC, Game.Visibility.PRIVATE]),
                 )
             )

@@ -29,7 +29,12 @@ def test_the_tasks_record_a_game_then_rebuild_the_same():
     tasks.game_finished.delay(game_1.pk)
     tasks.game_finished.delay(game_2.pk)
     assert GameRecord.objects.count() == 7
-    entries = sorted(LeaderboardEntry.objects.values_list("leaderboard__board", "leaderboard__period", "user_id", "rank"))
+    entries = sorted(
+        LeaderboardEntry.objects.values_list("leaderboard__board", "leaderboard__period", "user_id", "rank")
+    )
     tasks.rebuild.delay()
     assert GameRecord.objects.count() == 7
-    assert sorted(LeaderboardEntry.objects.values_list("leaderboard__board", "leaderboard__period", "user_id", "rank")) == entries
+    assert (
+        sorted(LeaderboardEntry.objects.values_list("leaderboard__board", "leaderboard__period", "user_id", "rank"))
+        == entries
+    )

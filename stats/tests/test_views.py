@@ -10,16 +10,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from storyteller.models import Card
-from games.selectors.games import game_get_for_viewer
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_step, view_for
 from stats.models import Leaderboard, LeaderboardEntry, Period
 from stats.selectors import LEADERBOARD_PAGE_SIZE, PROFILE_PAGE_SIZE, game_replay
 from stats.services import stats_rebuild
+from storyteller.models import Card
 
 from .cases import GAME_1, GAME_2, two_games
-from .factories import finished_game, story_round
+from .factories import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -47,13 +46,22 @@ class TestReplay:
 
         def table(round_):
             return [
-                (card["position"], card["id"], card["owner"]["name"], [v["name"] for v in card["voters"]], card["is_storytellers"])
+                (
+                    card["position"],
+                    card["id"],
+                    card["owner"]["name"],
+                    [v["name"] for v in card["voters"]],
+                    card["is_storytellers"],
+                )
                 for card in round_["table"]
             ]
 
         first, second, third, fourth = replay["rounds"]
         assert (first["number"], first["storyteller"]["name"], first["clue"], first["outcome"]) == (
-            1, "Ann", "A door to nowhere", "just_right",
+            1,
+            "Ann",
+            "A door to nowhere",
+            "just_right",
         )
         assert (first["found"], first["votes"]) == (1, 3)
         assert table(first) == [
@@ -63,12 +71,18 @@ class TestReplay:
             (4, cards[3].pk, "Di", [], False),
         ]
         assert [(row["name"], row["points"], row["score"]) for row in first["standings"]] == [
-            ("Bo", 4, 4), ("Ann", 3, 3), ("Cy", 1, 1), ("Di", 0, 0),
+            ("Bo", 4, 4),
+            ("Ann", 3, 3),
+            ("Cy", 1, 1),
+            ("Di", 0, 0),
         ]
         assert first["table"][0]["image"] == cards[0].image.url and first["table"][0]["alt"] == cards[0].alt_text
         assert (second["outcome"], third["outcome"], fourth["outcome"]) == ("all_found", "none_found", "skipped")
         assert [(row["name"], row["points"], row["score"]) for row in third["standings"]] == [
-            ("Ann", 3, 8), ("Bo", 2, 6), ("Di", 4, 6), ("Cy", 0, 3),
+            ("Ann", 3, 8),
+            ("Bo", 2, 6),
+            ("Di", 4, 6),
+            ("Cy", 0, 3),
         ]
         assert fourth["table"] == [] and fourth["storyteller"]["name"] == "Di"
         assert (first.get("previous"), first["next"], fourth["previous"], fourth.get("next")) == (None, 2, 3, None)
@@ -107,7 +121,7 @@ class TestReplay:
         client.force_login(users[0])
         page = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
         state = game.state
-        assert state["round"] == 2 and f'id="round-1"' in page and 'id="round-2"' not in page
+        assert state["round"] == 2 and 'id="round-1"' in page and 'id="round-2"' not in page
         assert state["clue"] not in page
         secret = set(state["table"])
         for hand in state["hands"]:
@@ -137,9 +151,18 @@ class TestPlayerPage:
         page = client.get(reverse("stats:player", args=["ann"])).content.decode()
         # Ann: 2 games, 1 win, 8 points in 4 rounds; 1 of 1 clue just right, 1 of 3 votes found, 1 vote on 4 decoys.
         for text in (
-            "Games played</dt><dd>2</dd>", "Games won</dt><dd>1", "2.00", "4 rounds, 2 games",
-            "100%", "1 turn, 1 game", "33%", "3 votes, 2 games", "0.25", "4 cards, 2 games",
-            "Place 3 of 3", "Place 1 of 4",
+            "Games played</dt><dd>2</dd>",
+            "Games won</dt><dd>1",
+            "2.00",
+            "4 rounds, 2 games",
+            "100%",
+            "1 turn, 1 game",
+            "33%",
+            "3 votes, 2 games",
+            "0.25",
+            "4 cards, 2 games",
+            "Place 3 of 3",
+            "Place 1 of 4",
         ):
             assert text in page, text
         replays = [reverse("stats:replay", args=[game.pk]) for game in (game_2, game_1)]
@@ -186,7 +209,9 @@ class TestPlayerPage:
 class TestLeaderboard:
     def _board(self, players, board="rating", period=Period.ALL_TIME):
         users = UserFactory.create_batch(players)
-        head = Leaderboard.objects.create(kind="storyteller", board=board, period=period, size=players, as_of=timezone.now())
+        head = Leaderboard.objects.create(
+            kind="storyteller", board=board, period=period, size=players, as_of=timezone.now()
+        )
         LeaderboardEntry.objects.bulk_create(
             LeaderboardEntry(leaderboard=head, user=user, value=100 - i, sample=5, rank=i + 1, position=i + 1)
             for i, user in enumerate(users)
@@ -227,7 +252,9 @@ class TestLeaderboard:
         assert "You are not on this board yet" in page  # Di played only the older game
         page = client.get(reverse("stats:leaderboard", args=["storyteller", "storyteller"])).content.decode()
         assert "No one is on this board yet." in page and "at least 10 turns" in page
-        assert client.get(reverse("stats:leaderboards")).url == reverse("stats:leaderboard", args=["storyteller", "rating"])
+        assert client.get(reverse("stats:leaderboards")).url == reverse(
+            "stats:leaderboard", args=["storyteller", "rating"]
+        )
 
     @pytest.mark.parametrize("path", [("storyteller", "nope"), ("chess", "rating")])
     def test_unknown_board_is_404(self, client, path):

@@ -188,9 +188,7 @@ def score_round(
 # --- actions ---------------------------------------------------------------------
 
 
-def new_game(
-    *, seats: int, deck: Sequence[CardId], rng: Rng, options: Options = Options()
-) -> State:
+def new_game(*, seats: int, deck: Sequence[CardId], rng: Rng, options: Options = Options()) -> State:
     if not _is_int(seats) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise RuleError("bad_seats", f"A game needs {MIN_SEATS} to {MAX_SEATS} players.")
     _check_options(options)
@@ -201,9 +199,7 @@ def new_game(
         raise RuleError("bad_deck", "The deck holds the same card twice.")
     size = _hand_size(seats)
     if len(cards) < size * seats:
-        raise RuleError(
-            "deck_too_small", f"The deck needs at least {size * seats} cards for this game."
-        )
+        raise RuleError("deck_too_small", f"The deck needs at least {size * seats} cards for this game.")
     rng.shuffle(cards)
     hands: list[list[CardId]] = [[] for _ in range(seats)]
     top = 0
@@ -424,10 +420,7 @@ def _active(state: State) -> tuple[int, ...]:
 def _without(
     hands: tuple[tuple[CardId, ...], ...], seat: int, cards: Sequence[CardId]
 ) -> tuple[tuple[CardId, ...], ...]:
-    return tuple(
-        tuple(c for c in hand if c not in cards) if s == seat else hand
-        for s, hand in enumerate(hands)
-    )
+    return tuple(tuple(c for c in hand if c not in cards) if s == seat else hand for s, hand in enumerate(hands))
 
 
 def _hand_in(state: State, seat: int, cards: tuple[CardId, ...]) -> State:
@@ -544,9 +537,7 @@ def _finish_round(state: State) -> State:
         skipped=False,
     )
     scores = tuple(score + points[s] for s, score in enumerate(state.scores))
-    state = replace(
-        _record(state, result), scores=scores, discard=state.discard + state.table
-    )
+    state = replace(_record(state, result), scores=scores, discard=state.discard + state.table)
     state = _refill(state)
     target = state.options.target_score
     reached = target is not None and any(scores[s] >= target for s in _active(state))
@@ -570,9 +561,7 @@ def _refill(state: State) -> State:
                 hands[seat].append(pile[top])
                 top += 1
                 dealt = True
-    return replace(
-        state, hands=tuple(tuple(hand) for hand in hands), draw_pile=tuple(pile[top:])
-    )
+    return replace(state, hands=tuple(tuple(hand) for hand in hands), draw_pile=tuple(pile[top:]))
 
 
 def _abandon(state: State) -> State:
@@ -583,6 +572,4 @@ def _abandon(state: State) -> State:
         in_play = tuple(c for cards in state.submissions.values() for c in cards)
         if state.storyteller_card is not None:
             in_play = (state.storyteller_card,) + in_play
-    return replace(
-        state, phase=Phase.FINISHED, discard=state.discard + in_play, **_no_round_in_play()
-    )
+    return replace(state, phase=Phase.FINISHED, discard=state.discard + in_play, **_no_round_in_play())

@@ -3,5 +3,11 @@ from .cards import Card, Deck
 from .rounds import StorytellerRound, StorytellerRoundScore, StorytellerVote
 
 __all__ = [
-    "Card", "CardDeal", "Deck", "StorytellerRound", "StorytellerRoundScore", "StorytellerTableCard", "StorytellerVote",
+    "Card",
+    "CardDeal",
+    "Deck",
+    "StorytellerRound",
+    "StorytellerRoundScore",
+    "StorytellerTableCard",
+    "StorytellerVote",
 ]

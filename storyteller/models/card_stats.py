@@ -26,6 +26,9 @@ class CardDeal(models.Model):
         verbose_name_plural = _("cards dealt")
         constraints = [models.UniqueConstraint(fields=["card", "game"], name="card_deal_once_per_game")]
 
+    def __str__(self) -> str:
+        return f"card {self.card_id} dealt in game {self.game_id}"
+
 
 class StorytellerTableCard(models.Model):
     """A card on the table of a revealed Storyteller round: the storyteller's, or one a

@@ -27,7 +27,9 @@ class Deck(models.Model):
     slug = models.SlugField(_("slug"), unique=True)
     name = models.CharField(_("name"), max_length=80)
     description = models.TextField(_("description"), blank=True)
-    is_active = models.BooleanField(_("active"), default=True, help_text=_("Only active decks can be chosen for new games."))
+    is_active = models.BooleanField(
+        _("active"), default=True, help_text=_("Only active decks can be chosen for new games.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = DeckQuerySet.as_manager()
@@ -87,7 +89,11 @@ class Card(models.Model):
         _("retired"), default=False, help_text=_("A retired card is dealt in no new game; running games keep it.")
     )
     source_key = models.CharField(
-        max_length=120, unique=True, null=True, blank=True, editable=False,
+        max_length=120,
+        unique=True,
+        null=True,
+        blank=True,
+        editable=False,
         help_text="Where a built-in card came from (deck slug/file), so loading a deck twice adds nothing.",
     )
     created_at = models.DateTimeField(auto_now_add=True)

@@ -32,7 +32,11 @@ class StorytellerRound(models.Model):
     )
     clue = models.CharField(_("clue"), max_length=200, blank=True)
     storyteller_card = models.ForeignKey(
-        "storyteller.Card", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "storyteller.Card",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("storyteller's card"),
     )
     skipped = models.BooleanField(_("turn lost"), default=False, help_text=_("The storyteller gave no clue in time."))
@@ -65,14 +69,14 @@ class StorytellerVote(models.Model):
     ``storyteller_record``'s check: a constraint cannot see the card's owner.
     """
 
-    round = models.ForeignKey(
-        StorytellerRound, on_delete=models.CASCADE, related_name="votes", verbose_name=_("round")
-    )
+    round = models.ForeignKey(StorytellerRound, on_delete=models.CASCADE, related_name="votes", verbose_name=_("round"))
     voter = models.ForeignKey(
         "games.Seat", on_delete=models.CASCADE, related_name="storyteller_votes", verbose_name=_("voter")
     )
     table_card = models.ForeignKey(
-        "storyteller.StorytellerTableCard", on_delete=models.CASCADE, related_name="votes_drawn",
+        "storyteller.StorytellerTableCard",
+        on_delete=models.CASCADE,
+        related_name="votes_drawn",
         verbose_name=_("card voted for"),
     )
 

@@ -16,14 +16,12 @@ from pathlib import PurePosixPath
 
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from storyteller.models import Card, Deck
-
 from games.services.errors import GameError
+from storyteller.models import Card, Deck
 
 DEFAULT_DECK_SLUG = "dream"  # the illustrated deck shipped with Fabula
 
@@ -314,7 +312,9 @@ def cards_import_zip(*, deck: Deck, archive) -> CardImport:
         pictures = [info for info in safe if info not in manifests]
         details: dict[str, dict] = {}
         if len(manifests) > 1:
-            problems.extend((info.filename, str(_("Only one .csv or .json file of alt texts is read."))) for info in manifests)
+            problems.extend(
+                (info.filename, str(_("Only one .csv or .json file of alt texts is read."))) for info in manifests
+            )
         elif manifests:
             try:
                 details = _read_manifest(manifests[0].filename, zipped.read(manifests[0]))

@@ -9,7 +9,13 @@ from games.models import Game
 from games.services.errors import GameError, from_rule_error
 from storyteller.engine import rules as engine
 from storyteller.models import (
-    Card, CardDeal, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote,
+    Card,
+    CardDeal,
+    Deck,
+    StorytellerRound,
+    StorytellerRoundScore,
+    StorytellerTableCard,
+    StorytellerVote,
 )
 
 from .cards import deck_for_new_game
@@ -24,7 +30,11 @@ def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
-        if not isinstance(target, int) or isinstance(target, bool) or not TARGET_SCORE_MIN <= target <= TARGET_SCORE_MAX:
+        if (
+            not isinstance(target, int)
+            or isinstance(target, bool)
+            or not TARGET_SCORE_MIN <= target <= TARGET_SCORE_MAX
+        ):
             raise GameError("bad_options", _("A target score is from 5 to 100 points."), "invalid")
         cleaned["target_score"] = target
     deck = options.get("deck")

@@ -76,21 +76,60 @@ _NUMBERS = {
 
 _IRREGULAR = {
     "en": {
-        "children": "child", "men": "man", "women": "woman", "people": "person",
-        "mice": "mouse", "geese": "goose", "feet": "foot", "teeth": "tooth", "oxen": "ox",
-        "lice": "louse", "cacti": "cactus", "fungi": "fungus", "dice": "die",
+        "children": "child",
+        "men": "man",
+        "women": "woman",
+        "people": "person",
+        "mice": "mouse",
+        "geese": "goose",
+        "feet": "foot",
+        "teeth": "tooth",
+        "oxen": "ox",
+        "lice": "louse",
+        "cacti": "cactus",
+        "fungi": "fungus",
+        "dice": "die",
     },
     "da": {
-        "mænd": "mand", "mændene": "mand", "børn": "barn", "børnene": "barn",
-        "fødder": "fod", "fødderne": "fod", "tænder": "tand", "tænderne": "tand",
-        "gæs": "gås", "gæssene": "gås", "køer": "ko", "køerne": "ko",
-        "nætter": "nat", "nætterne": "nat", "hænder": "hånd", "hænderne": "hånd",
-        "bøger": "bog", "bøgerne": "bog", "brødre": "bror", "brødrene": "bror",
-        "døtre": "datter", "døtrene": "datter", "mødre": "mor", "mødrene": "mor",
-        "fædre": "far", "fædrene": "far", "øjne": "øje", "øjnene": "øje",
-        "tæer": "tå", "tæerne": "tå", "bønder": "bonde", "rødder": "rod",
-        "øer": "ø", "øerne": "ø", "kartofler": "kartoffel", "kartoflerne": "kartoffel",
-        "stænger": "stang", "tænger": "tang", "render": "rand",
+        "mænd": "mand",
+        "mændene": "mand",
+        "børn": "barn",
+        "børnene": "barn",
+        "fødder": "fod",
+        "fødderne": "fod",
+        "tænder": "tand",
+        "tænderne": "tand",
+        "gæs": "gås",
+        "gæssene": "gås",
+        "køer": "ko",
+        "køerne": "ko",
+        "nætter": "nat",
+        "nætterne": "nat",
+        "hænder": "hånd",
+        "hænderne": "hånd",
+        "bøger": "bog",
+        "bøgerne": "bog",
+        "brødre": "bror",
+        "brødrene": "bror",
+        "døtre": "datter",
+        "døtrene": "datter",
+        "mødre": "mor",
+        "mødrene": "mor",
+        "fædre": "far",
+        "fædrene": "far",
+        "øjne": "øje",
+        "øjnene": "øje",
+        "tæer": "tå",
+        "tæerne": "tå",
+        "bønder": "bonde",
+        "rødder": "rod",
+        "øer": "ø",
+        "øerne": "ø",
+        "kartofler": "kartoffel",
+        "kartoflerne": "kartoffel",
+        "stænger": "stang",
+        "tænger": "tang",
+        "render": "rand",
     },
 }
 
@@ -207,6 +246,7 @@ _KNOWN = {
         spaghetti risotto""".split()
     ),
 }
+
 
 def _lang(lang: str) -> str:
     if lang not in LANGS:
@@ -534,7 +574,4 @@ def group_answers(
         clusters.items(),
         key=lambda pair: (-len({seat for seat, _ in pair[1]}), -len(pair[1]), pair[0]),
     )
-    return tuple(
-        Group(id=n, key=root, items=tuple(sorted(items)))
-        for n, (root, items) in enumerate(ranked, start=1)
-    )
+    return tuple(Group(id=n, key=root, items=tuple(sorted(items))) for n, (root, items) in enumerate(ranked, start=1))

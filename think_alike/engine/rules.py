@@ -433,9 +433,7 @@ def _parse_tasks(tasks: Sequence[Mapping[str, Any]]) -> tuple[Task, ...]:
     return tuple(parsed)
 
 
-def _parse_options(
-    raw: Mapping[str, Any], *, seats: int, pool: tuple[Field, ...], deck: tuple[Task, ...]
-) -> Options:
+def _parse_options(raw: Mapping[str, Any], *, seats: int, pool: tuple[Field, ...], deck: tuple[Task, ...]) -> Options:
     if not isinstance(raw, Mapping):
         raise RuleError("bad_options", "Options are an object.")
     stop = raw.get("stop", "points")
@@ -478,9 +476,7 @@ def _parse_options(
             raise RuleError("bad_options", "A course begins with the start field.")
     elif len(pool) < BOARD_SIZE:
         raise RuleError("bad_fields", "The game needs at least 16 fields.")
-    return Options(
-        stop=stop, target=target, count=count, ends_at=ends_at, board=way, course=course, lang=lang
-    )
+    return Options(stop=stop, target=target, count=count, ends_at=ends_at, board=way, course=course, lang=lang)
 
 
 # --- actions ---------------------------------------------------------------------
@@ -675,12 +671,8 @@ def _split(state: State, seat: int, action: Mapping, rng: Rng, now) -> State:
     split_off = Group(id=new_id, key=min(_key(state, i) for i in moved_items), items=moved_items)
     groups = tuple(kept if g.id == group.id else g for g in current.groups) + (split_off,)
     ruling = Ruling(kind="split", groups=(group.id,), result=new_id, items=moved_items)
-    current = replace(
-        current, groups=groups, rulings=current.rulings + (ruling,), next_group=new_id + 1
-    )
-    equivalences = state.equivalences.split(
-        {_key(state, i) for i in moved_items}, {_key(state, i) for i in rest}
-    )
+    current = replace(current, groups=groups, rulings=current.rulings + (ruling,), next_group=new_id + 1)
+    equivalences = state.equivalences.split({_key(state, i) for i in moved_items}, {_key(state, i) for i in rest})
     return replace(state, current=current, equivalences=equivalences)
 
 
@@ -718,9 +710,7 @@ ACTIONS = {
 def _begin_round(state: State) -> State:
     if not state.pile:
         return _finish(state)
-    current = Round(
-        number=state.round, turn=state.turn, start=state.token, answers=(None,) * state.seats
-    )
+    current = Round(number=state.round, turn=state.turn, start=state.token, answers=(None,) * state.seats)
     return replace(state, phase=Phase.ROLL, current=current)
 
 

@@ -22,8 +22,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from think_alike.engine import rules as engine
-from think_alike.models import BoardField, TaskCard
-from think_alike.models import MAX_ANSWERS, TEXT_MAX_LENGTH
+from think_alike.models import MAX_ANSWERS, TEXT_MAX_LENGTH, BoardField, TaskCard
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
@@ -178,8 +177,11 @@ def _field_values(row: dict) -> dict:
     if start and kind != BoardField.Kind.SWAP:
         raise _RowProblem(_("The start field is a swap field."))
     return {
-        "kind": kind, "bonus": bonus, "is_start": start,
-        "text_en": _text(row, "text_en"), "text_da": _text(row, "text_da"),
+        "kind": kind,
+        "bonus": bonus,
+        "is_start": start,
+        "text_en": _text(row, "text_en"),
+        "text_da": _text(row, "text_da"),
     }
 
 
@@ -231,12 +233,15 @@ def content_import(*, content: Content, rows: list, update: bool = True) -> Cont
     checked, problems = _check(content, rows)
     model = content.model
     with transaction.atomic():
-        existing = {item.key: item for item in model.objects.select_for_update().filter(key__in=[k for k, _ in checked])}
+        existing = {
+            item.key: item for item in model.objects.select_for_update().filter(key__in=[k for k, _ in checked])
+        }
         if content is FIELDS and not problems:
             problems += _start_problems(checked, existing)
         if problems:
             raise ContentImportError(
-                _("Nothing was imported: %(n)d of %(total)d rows have problems.") % {"n": len(problems), "total": len(rows)},
+                _("Nothing was imported: %(n)d of %(total)d rows have problems.")
+                % {"n": len(problems), "total": len(rows)},
                 problems,
             )
         created = updated = unchanged = 0

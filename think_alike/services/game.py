@@ -5,15 +5,20 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from think_alike.engine import rules as engine
 from games import kinds
 from games.engine.errors import RuleError
 from games.models import Game
-from think_alike.models import (
-    BoardField, TaskCard, ThinkAlikeAnswer, ThinkAlikeGroup, ThinkAlikeRound, ThinkAlikeRoundScore, ThinkAlikeRuling,
-)
-
 from games.services.errors import GameError, from_rule_error
+from think_alike.engine import rules as engine
+from think_alike.models import (
+    BoardField,
+    TaskCard,
+    ThinkAlikeAnswer,
+    ThinkAlikeGroup,
+    ThinkAlikeRound,
+    ThinkAlikeRoundScore,
+    ThinkAlikeRuling,
+)
 
 MAX_TARGET = 999
 MIN_MINUTES = 5
@@ -177,7 +182,9 @@ def think_alike_record(*, game: Game, before, after, now) -> None:
                 duel_winner=duel.winner if duel else None,
                 auto=played.auto,
                 # The JSON record of before the rows (answers to scores_after): written still, read by nothing.
-                answers={str(seat): None if given is None else list(given) for seat, given in enumerate(played.answers)},
+                answers={
+                    str(seat): None if given is None else list(given) for seat, given in enumerate(played.answers)
+                },
                 groups=[group.to_dict() for group in played.groups],
                 rulings=[_ruling_dict(ruling) for ruling in played.rulings],
                 points={str(seat): points for seat, points in enumerate(played.points)},
@@ -214,7 +221,11 @@ def _record_round_rows(game: Game, rows: list[ThinkAlikeRound], new_rounds, scor
     )
     ThinkAlikeRuling.objects.bulk_create(
         ThinkAlikeRuling(
-            round=row, order=order, kind=ruling.kind, groups=list(ruling.groups), result=ruling.result,
+            round=row,
+            order=order,
+            kind=ruling.kind,
+            groups=list(ruling.groups),
+            result=ruling.result,
             items=[list(item) for item in ruling.items],
         )
         for row, played in zip(rows, new_rounds)
@@ -222,8 +233,11 @@ def _record_round_rows(game: Game, rows: list[ThinkAlikeRound], new_rounds, scor
     )
     ThinkAlikeRoundScore.objects.bulk_create(
         ThinkAlikeRoundScore(
-            round=row, seat_id=seat_ids[seat], answered=seat < len(played.answers) and played.answers[seat] is not None,
-            points=played.points[seat], score_after=score,
+            round=row,
+            seat_id=seat_ids[seat],
+            answered=seat < len(played.answers) and played.answers[seat] is not None,
+            points=played.points[seat],
+            score_after=score,
         )
         for row, played, scores in zip(rows, new_rounds, scores_after)
         for seat, score in enumerate(scores)
@@ -249,4 +263,9 @@ def landed_kind(played) -> str:
 
 
 def _ruling_dict(ruling) -> dict:
-    return {"kind": ruling.kind, "groups": list(ruling.groups), "result": ruling.result, "items": [list(i) for i in ruling.items]}
+    return {
+        "kind": ruling.kind,
+        "groups": list(ruling.groups),
+        "result": ruling.result,
+        "items": [list(i) for i in ruling.items],
+    }

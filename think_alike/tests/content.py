@@ -1,9 +1,9 @@
 """Think Alike content for tests: a small world whose every field and card the test knows."""
 
+from games.services.games import game_create, game_join
+from games.tests.factories import UserFactory
 from think_alike.models import BoardField, TaskCard
 from think_alike.services.content import content_load_builtin
-from games.tests.factories import UserFactory
-from games.services.games import game_create, game_join
 
 
 def small_content(*, tasks: int = 40, answers: int = 1, associations: int = 20) -> dict:
@@ -20,8 +20,12 @@ def small_content(*, tasks: int = 40, answers: int = 1, associations: int = 20) 
         ],
         "swap": BoardField.objects.create(key="swap", kind="swap", text_en="Swap", text_da="Byt"),
         "move": BoardField.objects.create(key="move", kind="move", text_en="Move", text_da="Flyt"),
-        "duel2": BoardField.objects.create(key="duel-2", kind="duel", bonus=2, text_en="Duel for 2", text_da="Duel om 2"),
-        "duel4": BoardField.objects.create(key="duel-4", kind="duel", bonus=4, text_en="Duel for 4", text_da="Duel om 4"),
+        "duel2": BoardField.objects.create(
+            key="duel-2", kind="duel", bonus=2, text_en="Duel for 2", text_da="Duel om 2"
+        ),
+        "duel4": BoardField.objects.create(
+            key="duel-4", kind="duel", bonus=4, text_en="Duel for 4", text_da="Duel om 4"
+        ),
     }
     made["tasks"] = TaskCard.objects.bulk_create(
         TaskCard(key=f"task-{n}", text_en=f"Task {n}", text_da=f"Opgave {n}", answers=answers) for n in range(tasks)

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.models import Game
-from think_alike.models import ThinkAlikeRound
 from games.tests.api.conftest import ApiClient, error_of, fresh_rate_counts, load_bot, make_player  # noqa: F401
+from think_alike.models import ThinkAlikeRound
 
 from .content import course_ids, small_content
 
@@ -52,14 +52,28 @@ class TestCreate:
         course = [str(i) for i in course_ids(content, "duel2")]
         response = client.post(
             "/games",
-            {"kind": "think_alike", "seats": 3, "stop": "tasks", "count": 5, "board": "course", "course": course, "lang": "da"},
+            {
+                "kind": "think_alike",
+                "seats": 3,
+                "stop": "tasks",
+                "count": 5,
+                "board": "course",
+                "course": course,
+                "lang": "da",
+            },
         )
         assert response.status_code == 201, response.content
         view = response.json()
         assert view["kind"] == "think_alike" and view["status"] == "open"
         assert view["stop"]["stop"] == "tasks" and view["stop"]["count"] == 5 and view["lang"] == "da"
         game = Game.objects.get(pk=view["id"])
-        assert game.options == {"stop": "tasks", "count": 5, "board": "course", "course": [int(i) for i in course], "lang": "da"}
+        assert game.options == {
+            "stop": "tasks",
+            "count": 5,
+            "board": "course",
+            "course": [int(i) for i in course],
+            "lang": "da",
+        }
 
     @pytest.mark.parametrize(
         "body, status, code",
@@ -82,7 +96,13 @@ class TestCreate:
     def test_the_fields_for_a_course(self, content, make_player):
         _user, client = make_player()
         fields = client.get("/think-alike/fields", lang="da").json()["fields"]
-        assert fields[0] == {"id": str(content["start"].pk), "kind": "swap", "text": "Start", "bonus": None, "start": True}
+        assert fields[0] == {
+            "id": str(content["start"].pk),
+            "kind": "swap",
+            "text": "Start",
+            "bonus": None,
+            "start": True,
+        }
         assert {f["text"] for f in fields} >= {"Tema 0", "Byt", "Flyt", "Duel om 2"}
         assert ApiClient().get("/think-alike/fields").status_code == 401
 
@@ -183,7 +203,9 @@ def sign_up_bots(url, count, prefix):
     return apis
 
 
-@pytest.mark.parametrize("players, options", [(3, {"board": "draft", "stop": "tasks", "count": 5}), (5, {"stop": "points", "target": 8})])
+@pytest.mark.parametrize(
+    "players, options", [(3, {"board": "draft", "stop": "tasks", "count": 5}), (5, {"stop": "points", "target": 8})]
+)
 def test_bots_play_a_whole_game_of_think_alike(site, players, options):
     apis = sign_up_bots(site, players, prefix=f"ta{players}-")
     first = bot.create_game(apis[0], seats=players, kind="think_alike", **options)
@@ -224,8 +246,24 @@ def test_the_bots_command_line_plays_think_alike(site, capsys):
     bot.play_turn = play_turn_with_company
     try:
         code = bot.main(
-            ["--url", site, "--username", "tacli", "--password", "a long pass phrase", "--kind", "think_alike",
-             "--game", str(view["id"]), "--invite", view["invite_code"], "--poll", "0", "--seed", "1"]
+            [
+                "--url",
+                site,
+                "--username",
+                "tacli",
+                "--password",
+                "a long pass phrase",
+                "--kind",
+                "think_alike",
+                "--game",
+                str(view["id"]),
+                "--invite",
+                view["invite_code"],
+                "--poll",
+                "0",
+                "--seed",
+                "1",
+            ]
         )
     finally:
         bot.play_turn = original

@@ -8,10 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games.tests.browser import sign_up
 from think_alike.models import BoardField
 from think_alike.tests.content import small_content
-
-from games.tests.browser import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,8 +21,11 @@ def test_three_people_play_a_round_of_think_alike(live_server, browser, action):
     # Clockwise, the die reaches places 1 to 6: all of them action fields of one kind.
     actions = [
         BoardField.objects.create(
-            key=f"extra-{action}-{n}", kind=action, bonus=2 if action == "duel" else None,
-            text_en=action.title(), text_da=action.title(),
+            key=f"extra-{action}-{n}",
+            kind=action,
+            bonus=2 if action == "duel" else None,
+            text_en=action.title(),
+            text_da=action.title(),
         )
         for n in range(6)
     ]

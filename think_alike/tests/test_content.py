@@ -8,6 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
+from games.tests.factories import UserFactory
 from think_alike.models import BoardField, TaskCard
 from think_alike.services.content import (
     FIELDS,
@@ -17,7 +18,6 @@ from think_alike.services.content import (
     content_import,
     content_rows_read,
 )
-from games.tests.factories import UserFactory
 
 from .content import small_content, think_alike_game
 
@@ -66,7 +66,13 @@ class TestImport:
         with pytest.raises(ContentImportError) as refused:
             content_import(content=TASKS, rows=content_rows_read(name="t.csv", data=csv.encode()))
         problems = dict(refused.value.problems)
-        assert list(problems) == ["row 2 (Bad Key)", "row 3 (no-text)", "row 4 (too-many)", "row 5 (fine)", "row 6 (kept)"]
+        assert list(problems) == [
+            "row 2 (Bad Key)",
+            "row 3 (no-text)",
+            "row 4 (too-many)",
+            "row 5 (fine)",
+            "row 6 (kept)",
+        ]
         assert "slug" in problems["row 2 (Bad Key)"] and "text_en is missing" in problems["row 3 (no-text)"]
         assert "1 to 10" in problems["row 4 (too-many)"] and "also in row 1" in problems["row 5 (fine)"]
         assert "whole number" in problems["row 6 (kept)"]
@@ -139,9 +145,14 @@ class TestAdmin:
         page = admin_client.get(reverse("admin:think_alike_taskcard_changelist"), {"q": "Task 1"}).content.decode()
         assert "Task 1" in page and "Task 2<" not in page
         assert reverse("admin:think_alike_taskcard_import") in page
-        page = admin_client.get(reverse("admin:think_alike_boardfield_changelist"), {"kind__exact": "duel"}).content.decode()
+        page = admin_client.get(
+            reverse("admin:think_alike_boardfield_changelist"), {"kind__exact": "duel"}
+        ).content.decode()
         assert "Duel for 2" in page and "Theme 0" not in page
-        assert admin_client.get(reverse("admin:think_alike_boardfield_change", args=[content["move"].pk])).status_code == 200
+        assert (
+            admin_client.get(reverse("admin:think_alike_boardfield_change", args=[content["move"].pk])).status_code
+            == 200
+        )
 
     def test_retire_restore_and_export_actions(self, admin_client):
         content = small_content()
@@ -159,7 +170,10 @@ class TestAdmin:
             reverse("admin:think_alike_taskcard_changelist"),
             {"action": "export_csv", "_selected_action": [content["tasks"][0].pk]},
         )
-        assert response.content.decode().splitlines() == ["key,answers,text_en,text_da,retired", "task-0,1,Task 0,Opgave 0,0"]
+        assert response.content.decode().splitlines() == [
+            "key,answers,text_en,text_da,retired",
+            "task-0,1,Task 0,Opgave 0,0",
+        ]
 
     def test_import_page(self, admin_client):
         url = reverse("admin:think_alike_taskcard_import")

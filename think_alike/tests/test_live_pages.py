@@ -4,10 +4,9 @@ others without a reload, and an answer half typed survives the others' answers."
 import pytest
 from playwright.sync_api import expect
 
+from games.tests.live.test_pages import open_page, socket_open
 from games.tests.play import view_for
 from think_alike.tests.content import course_ids, small_content, think_alike_game
-
-from games.tests.live.test_pages import open_page, socket_open
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,11 +10,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Move
-from think_alike.models import BoardField, TaskCard, ThinkAlikeRound
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_expire, game_join, game_resign
 from games.tests.factories import UserFactory
 from games.tests.play import view_for
+from think_alike.models import BoardField, TaskCard, ThinkAlikeRound
 
 from .content import builtin_content, course_ids, small_content, think_alike_game
 from .play import play_step, play_to_end
@@ -130,7 +130,10 @@ class TestCreate:
         ]:
             with pytest.raises(GameError) as refused:
                 game_create(
-                    creator=UserFactory(), kind="think_alike", max_seats=3, options={"board": "course", "course": course}
+                    creator=UserFactory(),
+                    kind="think_alike",
+                    max_seats=3,
+                    options={"board": "course", "course": course},
                 )
             assert words in str(refused.value.message), course
 
@@ -173,7 +176,7 @@ class TestWholeGames:
         assert game.status == Game.Status.FINISHED and game.deadline_at is None
         records = list(ThinkAlikeRound.objects.filter(game=game).order_by("number"))
         assert [r.number for r in records] == list(range(1, len(records) + 1))
-        totals = {seat: 0 for seat in range(len(users))}
+        totals = dict.fromkeys(range(len(users)), 0)
         for record in records:
             for seat, points in record.points.items():
                 totals[int(seat)] += points
@@ -249,7 +252,9 @@ class TestWholeGames:
         monkeypatch.setattr("games.services.games.secrets.SystemRandom", lambda: seeded)
         content = small_content(answers=2)
         course = course_ids(content, "swap", "move", "duel2", "duel4")
-        game, users = think_alike_game(5, options={"board": "course", "course": course, "lang": "da", "stop": "tasks", "count": 30})
+        game, users = think_alike_game(
+            5, options={"board": "course", "course": course, "lang": "da", "stop": "tasks", "count": 30}
+        )
         assert game.state["board"] == course
         view = view_for(game, users[0])
         assert [f["text"] for f in view["board"][:5]] == ["Start", "Byt", "Flyt", "Duel om 2", "Duel om 4"]
@@ -296,7 +301,12 @@ class TestRounds:
             BoardField.objects.create(key=f"duel-x{n}", kind="duel", bonus=4, text_en="Duel for 4", text_da="Duel om 4")
             for n in range(12)
         ]
-        course = [content["start"].pk, *[d.pk for d in duels[:6]], *[a.pk for a in content["associations"][:3]], *[d.pk for d in duels[6:]]]
+        course = [
+            content["start"].pk,
+            *[d.pk for d in duels[:6]],
+            *[a.pk for a in content["associations"][:3]],
+            *[d.pk for d in duels[6:]],
+        ]
         game, users = think_alike_game(3, options={"board": "course", "course": course})
         holder = turn_holder(game, users)
         act(game, holder, "roll")

@@ -2,7 +2,6 @@
 services, an update the same as a rebuild, the replay and the boards."""
 
 import random
-from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -10,15 +9,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game
+from stats.models import GameRecord, LeaderboardEntry, PlayerStats
+from stats.services import stats_rebuild
+from stats.tests.test_services import snapshot
 from think_alike.models import ThinkAlikeRound
+from think_alike.stats import THINK_ALIKE_MIN_ANSWERS, think_alike_game_contributions
 from think_alike.tests.content import course_ids, small_content, think_alike_game
 from think_alike.tests.play import play_to_end
-from think_alike.stats import THINK_ALIKE_MIN_ANSWERS, think_alike_game_contributions
-from stats.models import GameRecord, LeaderboardEntry, PlayerStats
-from stats.services import stats_game_finished, stats_rebuild
-
-from stats.tests.test_services import snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -63,13 +60,13 @@ def test_contributions_worked_by_hand():
 class TestGames:
     def test_whole_games_are_recorded_and_an_update_equals_a_rebuild(self, django_capture_on_commit_callbacks):
         content = small_content(answers=2)
-        now = timezone.now()
         games = []
         for seed in range(4):
             players = 3 + seed % 2
             with django_capture_on_commit_callbacks(execute=True):
                 game, users = think_alike_game(
-                    players, options={"stop": "tasks", "count": 4, "board": "course", "course": course_ids(content, "duel2")}
+                    players,
+                    options={"stop": "tasks", "count": 4, "board": "course", "course": course_ids(content, "duel2")},
                 )
                 game = play_to_end(game, users, random.Random(seed))
             assert game.status == "finished"
@@ -93,7 +90,15 @@ class TestGames:
 
     def test_the_board_ranks_players_with_enough_answers(self):
         content = small_content()
-        game, users = think_alike_game(3, options={"stop": "tasks", "count": THINK_ALIKE_MIN_ANSWERS, "board": "course", "course": course_ids(content)})
+        game, users = think_alike_game(
+            3,
+            options={
+                "stop": "tasks",
+                "count": THINK_ALIKE_MIN_ANSWERS,
+                "board": "course",
+                "course": course_ids(content),
+            },
+        )
         game = play_to_end(game, users, random.Random(3))
         stats_rebuild(now=timezone.now())
         entries = LeaderboardEntry.objects.filter(leaderboard__kind="think_alike", leaderboard__board="in_tune")
@@ -103,7 +108,9 @@ class TestGames:
 
     def test_pages(self, client):
         content = small_content()
-        game, users = think_alike_game(3, options={"stop": "tasks", "count": 3, "board": "course", "course": course_ids(content, "duel4")})
+        game, users = think_alike_game(
+            3, options={"stop": "tasks", "count": 3, "board": "course", "course": course_ids(content, "duel4")}
+        )
         game = play_to_end(game, users, random.Random(4))
         stats_rebuild(now=timezone.now())
         with CaptureQueriesContext(connection) as ctx:

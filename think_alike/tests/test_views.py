@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
-from think_alike.models import ThinkAlikeRound
 from games.tests.factories import UserFactory
 from games.tests.play import view_for
+from think_alike.models import ThinkAlikeRound
 
 from .content import course_ids, small_content, think_alike_game
 
@@ -39,9 +39,18 @@ class TestCreate:
         "fields, options",
         [
             ({"stop": "points", "board": "random", "lang": "en"}, {"stop": "points", "board": "random", "lang": "en"}),
-            ({"stop": "points", "target": "12", "board": "draft", "lang": "da"}, {"stop": "points", "target": 12, "board": "draft", "lang": "da"}),
-            ({"stop": "tasks", "count": "7", "board": "random", "lang": "en"}, {"stop": "tasks", "count": 7, "board": "random", "lang": "en"}),
-            ({"stop": "time", "minutes": "120", "board": "random", "lang": "en"}, {"stop": "time", "minutes": 120, "board": "random", "lang": "en"}),
+            (
+                {"stop": "points", "target": "12", "board": "draft", "lang": "da"},
+                {"stop": "points", "target": 12, "board": "draft", "lang": "da"},
+            ),
+            (
+                {"stop": "tasks", "count": "7", "board": "random", "lang": "en"},
+                {"stop": "tasks", "count": 7, "board": "random", "lang": "en"},
+            ),
+            (
+                {"stop": "time", "minutes": "120", "board": "random", "lang": "en"},
+                {"stop": "time", "minutes": 120, "board": "random", "lang": "en"},
+            ),
         ],
     )
     def test_create_with_each_stop_and_board(self, client, content, fields, options):
@@ -60,7 +69,9 @@ class TestCreate:
 
     def test_form_errors(self, client, content):
         client.force_login(UserFactory())
-        page = create(client, stop="tasks", board="course", lang="en", course_1=str(content["swap"].pk)).content.decode()
+        page = create(
+            client, stop="tasks", board="course", lang="en", course_1=str(content["swap"].pk)
+        ).content.decode()
         assert "How many task cards?" in page and "Choose a field for every place of the course." in page
         course = course_ids(content)
         twice = {f"course_{n}": str(course[1]) for n in range(1, 16)}
@@ -68,7 +79,7 @@ class TestCreate:
         assert "A course has every field once." in page
         page = create(client, stop="tasks", count="999", board="random", lang="en").content.decode()
         assert "Play from 1 to 40 task cards." in page
-        page = create(client, **{"kind": "storyteller", "max_seats": "9"}).content.decode()
+        page = create(client, kind="storyteller", max_seats="9").content.decode()
         assert "Choose from 3 to 6 seats." in page
         assert not Game.objects.exists()
 
@@ -89,7 +100,9 @@ class TestPlay:
             client.force_login(user)
             page = client.get(game.get_absolute_url()).content.decode()
             assert 'name="answers"' in page and "Hint" in page
-            response = client.post(url, {"type": "answer", "answers": ["Owl" if user == holder else "owls"], "round": "1"})
+            response = client.post(
+                url, {"type": "answer", "answers": ["Owl" if user == holder else "owls"], "round": "1"}
+            )
             assert response.status_code == 302
         client.force_login(users[0] if users[0] != holder else users[1])
         page = client.get(game.get_absolute_url()).content.decode()
@@ -100,7 +113,9 @@ class TestPlay:
         assert "Split the group" in page
         seat_of = {s.user_id: s.position for s in game.seats.all()}
         split = client.post(
-            url, {"type": "split", "group": "1", "items": [f"{seat_of[holder.pk]}:0"], "round": "1"}, HTTP_HX_REQUEST="true"
+            url,
+            {"type": "split", "group": "1", "items": [f"{seat_of[holder.pk]}:0"], "round": "1"},
+            HTTP_HX_REQUEST="true",
         ).content.decode()
         assert "Merge the ticked groups" in split
         client.post(url, {"type": "merge", "groups": ["1", "2"], "round": "1"})
@@ -132,7 +147,11 @@ class TestPlay:
         game, _users = think_alike_game(3)
         client.force_login(UserFactory())
         page = client.get(game.get_absolute_url()).content.decode()
-        assert 'class="ring' in page and "Waiting for" in page and "<form" not in page.split('id="play"')[1].split("</section>")[0]
+        assert (
+            'class="ring' in page
+            and "Waiting for" in page
+            and "<form" not in page.split('id="play"')[1].split("</section>")[0]
+        )
         assert client.get(reverse("games:board", args=[game.pk])).status_code == 200
 
 

@@ -179,8 +179,7 @@ class Card:
         self.el("polygon", points=" ".join(f"{fmt(x)},{fmt(y)}" for x, y in pts), fill=fill, **kw)
 
     def line(self, x1, y1, x2, y2, stroke, width=2, **kw):
-        self.el("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=width,
-                stroke_linecap="round", **kw)
+        self.el("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=width, stroke_linecap="round", **kw)
 
     def jit(self, v: float, amount: float) -> float:
         return v + self.rng.uniform(-amount, amount)
@@ -277,9 +276,7 @@ class Card:
         """Mask the group by a white/black gradient (stops are opacities)."""
         mid = self.uid("m")
         gid = self.uid("l")
-        st = "".join(
-            f'<stop offset="{fmt(o)}" stop-color="#fff" stop-opacity="{fmt(a)}"/>' for o, a in stops
-        )
+        st = "".join(f'<stop offset="{fmt(o)}" stop-color="#fff" stop-opacity="{fmt(a)}"/>' for o, a in stops)
         self.defs.append(
             f'<linearGradient id="{gid}" x1="{fmt(x1)}" y1="{fmt(y1)}" x2="{fmt(x2)}" y2="{fmt(y2)}">'
             f"{st}</linearGradient>"
@@ -361,8 +358,7 @@ class Card:
             p3 = pts[i + 2] if i + 2 < len(pts) else p2
             c1 = (p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6)
             c2 = (p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6)
-            d += (f"C{fmt(c1[0])} {fmt(c1[1])} {fmt(c2[0])} {fmt(c2[1])} "
-                  f"{fmt(p2[0])} {fmt(p2[1])}")
+            d += f"C{fmt(c1[0])} {fmt(c1[1])} {fmt(c2[0])} {fmt(c2[1])} {fmt(p2[0])} {fmt(p2[1])}"
         if closed_to is not None:
             d += f"L{fmt(pts[-1][0])} {fmt(closed_to)}L{fmt(pts[0][0])} {fmt(closed_to)}Z"
         return d
@@ -392,7 +388,9 @@ class Card:
         """A puffy cloud about `w` px wide, flat-bottomed at y."""
         h = w * 0.22
         with self.group(fill=color, opacity=op, filter=self.blur(blur) if blur else None):
-            self.add(f'<rect x="{fmt(x - w / 2)}" y="{fmt(y - h)}" width="{fmt(w)}" height="{fmt(h)}" rx="{fmt(h / 2)}"/>')
+            self.add(
+                f'<rect x="{fmt(x - w / 2)}" y="{fmt(y - h)}" width="{fmt(w)}" height="{fmt(h)}" rx="{fmt(h / 2)}"/>'
+            )
             rng = self.rng
             for cx, cr in ((-0.22, 0.2), (0.02, 0.3), (0.25, 0.19)):
                 rr = w * cr * rng.uniform(0.85, 1.1)
@@ -407,11 +405,19 @@ class Card:
     def rays(self, x, y, angles, length, color="#fff", op=0.25, spread=4):
         for a in angles:
             a1, a2 = math.radians(a - spread), math.radians(a + spread)
-            pts = [(x, y), (x + length * math.sin(a1), y + length * math.cos(a1)),
-                   (x + length * math.sin(a2), y + length * math.cos(a2))]
-            grad = self.lin([(0, color, op), (1, color, 0)], x1=x, y1=y,
-                            x2=x + length * math.sin(math.radians(a)),
-                            y2=y + length * math.cos(math.radians(a)), user=True)
+            pts = [
+                (x, y),
+                (x + length * math.sin(a1), y + length * math.cos(a1)),
+                (x + length * math.sin(a2), y + length * math.cos(a2)),
+            ]
+            grad = self.lin(
+                [(0, color, op), (1, color, 0)],
+                x1=x,
+                y1=y,
+                x2=x + length * math.sin(math.radians(a)),
+                y2=y + length * math.cos(math.radians(a)),
+                user=True,
+            )
             self.poly(pts, grad)
 
     def stairs(self, x, y, n, dx, dy, fill, stroke=None, depth=10, op=1, gap=0, **kw):
@@ -424,8 +430,16 @@ class Card:
                 xa, xb = (sx, sx + dx) if dx > 0 else (sx + dx, sx)
                 hh = (dy + depth) if not gap else max(4, depth)
                 yy = sy - dy
-                self.rect(xa - (gap if gap else 0), yy, xb - xa + 2 * gap, hh, fill,
-                          stroke=stroke, stroke_width=1.5 if stroke else None, **kw)
+                self.rect(
+                    xa - (gap if gap else 0),
+                    yy,
+                    xb - xa + 2 * gap,
+                    hh,
+                    fill,
+                    stroke=stroke,
+                    stroke_width=1.5 if stroke else None,
+                    **kw,
+                )
 
     def flight(self, x, y, n, dx, dy, fill, stroke=None, thick=16, fill_op=1, width=2):
         """A solid staircase seen from the side, rising from (x, y) by n steps."""
@@ -435,8 +449,14 @@ class Card:
         under = [(x + n * dx, y - n * dy + thick), (x + thick * dx / max(dy, 1) * 0.0, y + thick)]
         self.poly(top + under, fill, fill_opacity=fill_op if fill_op != 1 else None)
         if stroke:
-            self.el("polyline", points=" ".join(f"{fmt(a)},{fmt(b)}" for a, b in top),
-                    fill="none", stroke=stroke, stroke_width=width, stroke_linejoin="round")
+            self.el(
+                "polyline",
+                points=" ".join(f"{fmt(a)},{fmt(b)}" for a, b in top),
+                fill="none",
+                stroke=stroke,
+                stroke_width=width,
+                stroke_linejoin="round",
+            )
 
     def nest(self, x, y, w, inner=None):
         """A twig nest centred at (x, y); `inner` draws what sits in it."""
@@ -445,10 +465,12 @@ class Card:
         self.ellipse(x, y - w * 0.04, w * 0.43, w * 0.09, "#2d1c10")
         if inner:
             inner()
-        d = (f"M{fmt(x - w / 2)} {fmt(y - w * 0.05)}Q{fmt(x - w * 0.45)} {fmt(y + w * 0.33)} {fmt(x)} "
-             f"{fmt(y + w * 0.33)}Q{fmt(x + w * 0.45)} {fmt(y + w * 0.33)} {fmt(x + w / 2)} {fmt(y - w * 0.05)}"
-             f"Q{fmt(x + w * 0.25)} {fmt(y + w * 0.06)} {fmt(x)} {fmt(y + w * 0.06)}"
-             f"Q{fmt(x - w * 0.25)} {fmt(y + w * 0.06)} {fmt(x - w / 2)} {fmt(y - w * 0.05)}Z")
+        d = (
+            f"M{fmt(x - w / 2)} {fmt(y - w * 0.05)}Q{fmt(x - w * 0.45)} {fmt(y + w * 0.33)} {fmt(x)} "
+            f"{fmt(y + w * 0.33)}Q{fmt(x + w * 0.45)} {fmt(y + w * 0.33)} {fmt(x + w / 2)} {fmt(y - w * 0.05)}"
+            f"Q{fmt(x + w * 0.25)} {fmt(y + w * 0.06)} {fmt(x)} {fmt(y + w * 0.06)}"
+            f"Q{fmt(x - w * 0.25)} {fmt(y + w * 0.06)} {fmt(x - w / 2)} {fmt(y - w * 0.05)}Z"
+        )
         self.path(d, fill="#7a5230")
         for i in range(26):
             yy = y + rng.uniform(0.0, 0.28) * w
@@ -457,9 +479,13 @@ class Card:
             x2 = x1 + rng.uniform(0.25, 0.6) * w
             x2 = min(x2, x + half)
             col = rng.choice(["#4e3119", "#9a6b3e", "#5f3d20", "#b0804c"])
-            self.path(f"M{fmt(x1)} {fmt(yy)}Q{fmt((x1 + x2) / 2)} {fmt(yy + rng.uniform(-8, 8))} {fmt(x2)} "
-                      f"{fmt(yy + rng.uniform(-6, 6))}", stroke=col, stroke_width=rng.uniform(1.5, 3),
-                      stroke_linecap="round")
+            self.path(
+                f"M{fmt(x1)} {fmt(yy)}Q{fmt((x1 + x2) / 2)} {fmt(yy + rng.uniform(-8, 8))} {fmt(x2)} "
+                f"{fmt(yy + rng.uniform(-6, 6))}",
+                stroke=col,
+                stroke_width=rng.uniform(1.5, 3),
+                stroke_linecap="round",
+            )
 
     def boat(self, x, y, w, hull="#6b3f2a", sail="#f4efe6", vflip=False, mast=True, op=1):
         """A little sailing boat whose keel touches (x, y)."""
@@ -470,8 +496,7 @@ class Card:
                 top = y - h - w * 0.95
                 self.line(x, y - h, x, top, "#3b2a20", max(1.5, w * 0.025))
                 self.poly([(x + 3, top + 4), (x + 3, y - h - 6), (x + w * 0.42, y - h - 6)], sail)
-                self.poly([(x - 3, top + w * 0.18), (x - 3, y - h - 6), (x - w * 0.3, y - h - 6)],
-                          sail, opacity=0.85)
+                self.poly([(x - 3, top + w * 0.18), (x - 3, y - h - 6), (x - w * 0.3, y - h - 6)], sail, opacity=0.85)
             self.path(
                 f"M{fmt(x - w / 2)} {fmt(y - h)}L{fmt(x + w / 2)} {fmt(y - h)}"
                 f"Q{fmt(x + w * 0.4)} {fmt(y)} {fmt(x + w * 0.25)} {fmt(y)}"
@@ -492,14 +517,18 @@ class Card:
 
     def rope(self, x1, y1, x2, y2, sag, color, width=1.5, **kw):
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2 + sag
-        self.path(f"M{fmt(x1)} {fmt(y1)}Q{fmt(mx)} {fmt(my)} {fmt(x2)} {fmt(y2)}",
-                  stroke=color, stroke_width=width, stroke_linecap="round", **kw)
+        self.path(
+            f"M{fmt(x1)} {fmt(y1)}Q{fmt(mx)} {fmt(my)} {fmt(x2)} {fmt(y2)}",
+            stroke=color,
+            stroke_width=width,
+            stroke_linecap="round",
+            **kw,
+        )
 
     def arch_d(self, x, y, w, h) -> str:
         """Path of an arch-topped doorway whose bottom-left corner is (x, y)."""
         r = w / 2
-        return (f"M{fmt(x)} {fmt(y)}V{fmt(y - h + r)}A{fmt(r)} {fmt(r)} 0 0 1 "
-                f"{fmt(x + w)} {fmt(y - h + r)}V{fmt(y)}Z")
+        return f"M{fmt(x)} {fmt(y)}V{fmt(y - h + r)}A{fmt(r)} {fmt(r)} 0 0 1 {fmt(x + w)} {fmt(y - h + r)}V{fmt(y)}Z"
 
     def rect_d(self, x, y, w, h) -> str:
         return f"M{fmt(x)} {fmt(y)}h{fmt(w)}v{fmt(h)}h{fmt(-w)}Z"
@@ -544,15 +573,25 @@ class Card:
         def branch(x0, y0, ang, length, w, d):
             x1 = x0 + length * math.sin(math.radians(ang))
             y1 = y0 - length * math.cos(math.radians(ang))
-            self.path(f"M{fmt(x0)} {fmt(y0)}Q{fmt((x0 + x1) / 2 + rng.uniform(-6, 6))} "
-                      f"{fmt((y0 + y1) / 2)} {fmt(x1)} {fmt(y1)}",
-                      stroke=color, stroke_width=max(1, w), stroke_linecap="round")
+            self.path(
+                f"M{fmt(x0)} {fmt(y0)}Q{fmt((x0 + x1) / 2 + rng.uniform(-6, 6))} "
+                f"{fmt((y0 + y1) / 2)} {fmt(x1)} {fmt(y1)}",
+                stroke=color,
+                stroke_width=max(1, w),
+                stroke_linecap="round",
+            )
             if d == 0:
                 tips.append((x1, y1))
                 return
             for s in (-1, 1):
-                branch(x1, y1, ang + s * rng.uniform(spread * 0.6, spread * 1.2),
-                       length * rng.uniform(0.62, 0.8), w * 0.62, d - 1)
+                branch(
+                    x1,
+                    y1,
+                    ang + s * rng.uniform(spread * 0.6, spread * 1.2),
+                    length * rng.uniform(0.62, 0.8),
+                    w * 0.62,
+                    d - 1,
+                )
 
         branch(x, y, lean, h * 0.38, width or h * 0.07, depth)
         return tips
@@ -563,7 +602,10 @@ class Card:
             self.path(
                 f"M{fmt(x - s)} {fmt(y - s * 0.3)}Q{fmt(x - s * 0.5)} {fmt(y - s * 0.55)} {fmt(x)} {fmt(y)}"
                 f"Q{fmt(x + s * 0.5)} {fmt(y - s * 0.55)} {fmt(x + s)} {fmt(y - s * 0.3)}",
-                stroke=color, stroke_width=width, opacity=op, stroke_linecap="round",
+                stroke=color,
+                stroke_width=width,
+                opacity=op,
+                stroke_linecap="round",
             )
 
     def scatter(self, n, x0, y0, x1, y1, min_d=30, avoid=()):
@@ -589,13 +631,9 @@ class Card:
             f'width="{W}" height="{H}" viewBox="0 0 {W} {H}">'
             f"<defs>"
             f'<clipPath id="{art}"><rect x="{INSET}" y="{INSET}" width="{inner_w}" '
-            f'height="{inner_h}" rx="{RADIUS}"/></clipPath>'
-            + "".join(self.defs)
-            + "</defs>"
+            f'height="{inner_h}" rx="{RADIUS}"/></clipPath>' + "".join(self.defs) + "</defs>"
             f'<rect width="{W}" height="{H}" fill="{FRAME}"/>'
-            f'<g clip-path="url(#{art})">'
-            + "".join(self.parts)
-            + f'<rect width="{W}" height="{H}" fill="{vig}"/></g>'
+            f'<g clip-path="url(#{art})">' + "".join(self.parts) + f'<rect width="{W}" height="{H}" fill="{vig}"/></g>'
             f'<rect x="{INSET}" y="{INSET}" width="{inner_w}" height="{inner_h}" rx="{RADIUS}" '
             f'fill="none" stroke="{FRAME_LINE}" stroke-width="2.5"/>'
             f'<rect x="6.5" y="6.5" width="{W - 13}" height="{H - 13}" rx="{RADIUS + 7}" '
@@ -633,7 +671,9 @@ def glass_stairs(c):
     c.flight(40, 610, 14, 20, 26, "#e9e0ff", stroke="#ffffff", thick=26, fill_op=0.22)
     c.glow(320, 250, 50, "#fff", 0.25)
     for dx, w in ((-70, 40), (40, 30), (-20, 70)):
-        c.line(150 + dx, 232 - (8 if w < 50 else 0), 150 + dx + w, 232 - (8 if w < 50 else 0), "#e8d8ff", 1.5, opacity=0.5)
+        c.line(
+            150 + dx, 232 - (8 if w < 50 else 0), 150 + dx + w, 232 - (8 if w < 50 else 0), "#e8d8ff", 1.5, opacity=0.5
+        )
     c.boat(150, 236, 110, hull="#3a2755", sail="#fff3e0", vflip=True)
 
 
@@ -667,7 +707,10 @@ def teacup_sea(c):
     # the cup
     c.ellipse(240, 470, 190, 26, "#3e7b92", opacity=0.35)
     c.path("M345 380 C420 380 420 470 335 470", stroke="#f4f1ea", stroke_width=22)
-    c.path("M80 380 L400 380 C395 470 340 520 240 520 C140 520 85 470 80 380 Z", fill=c.lin(["#ffffff", "#dcd9d2"], 0, 0, 1, 0))
+    c.path(
+        "M80 380 L400 380 C395 470 340 520 240 520 C140 520 85 470 80 380 Z",
+        fill=c.lin(["#ffffff", "#dcd9d2"], 0, 0, 1, 0),
+    )
     c.path("M110 400 C160 410 330 410 380 400", stroke="#8fb8c8", stroke_width=3, opacity=0.6)
     c.ellipse(240, 380, 160, 24, "#f7f4ee")
     c.ellipse(240, 382, 146, 18, "#a0612d")
@@ -738,10 +781,9 @@ def floating_island(c):
     # waterfall
     c.rect(322, 366, 30, 320, c.lin([(0, "#f2fbff", 1), (0.7, "#d9f0ff", 0.6), (1, "#e6f6ff", 0)]))
     c.rect(330, 366, 6, 300, c.lin([(0, "#ffffff", 1), (1, "#ffffff", 0)]))
-    c.path("M110 360 C130 440 190 520 240 560 C290 520 350 440 370 360 Z",
-           fill=c.lin(["#b48c7e", "#7d5f60"]))
+    c.path("M110 360 C130 440 190 520 240 560 C290 520 350 440 370 360 Z", fill=c.lin(["#b48c7e", "#7d5f60"]))
     for x, l in ((170, 60), (205, 90), (250, 70), (290, 50)):
-        c.path(f"M{x} 420 q-6 {l/2} 4 {l}", stroke="#6b4d4b", stroke_width=2)
+        c.path(f"M{x} 420 q-6 {l / 2} 4 {l}", stroke="#6b4d4b", stroke_width=2)
     c.ellipse(240, 360, 132, 24, "#79c27c")
     c.ellipse(240, 356, 120, 17, "#92d68f")
     c.icon("deciduous-tree", 200, 290, 140)
@@ -750,8 +792,7 @@ def floating_island(c):
 
 
 @scene(
-    "A giant golden key lies across a misty chasm between two cliffs like a bridge, "
-    "and a tiny figure walks over it.",
+    "A giant golden key lies across a misty chasm between two cliffs like a bridge, and a tiny figure walks over it.",
     ["key", "bridge", "fog", "cliff", "journey", "gold"],
 )
 def key_bridge(c):
@@ -780,9 +821,19 @@ def key_bridge(c):
 def clock_flock(c):
     c.sky(["#353a77", "#9d5f8e", "#ef9f92", "#fde1c2"])
     c.glow(360, 600, 200, "#ffe7c2", 0.45)
-    pts = [(100, 170, 120, -12), (250, 220, 92, 8), (380, 150, 74, -5), (390, 320, 62, 14),
-           (130, 340, 60, -18), (260, 380, 50, 10), (350, 440, 42, -8), (430, 470, 32, 20),
-           (190, 470, 36, 6), (290, 500, 28, -14), (60, 470, 26, 12)]
+    pts = [
+        (100, 170, 120, -12),
+        (250, 220, 92, 8),
+        (380, 150, 74, -5),
+        (390, 320, 62, 14),
+        (130, 340, 60, -18),
+        (260, 380, 50, 10),
+        (350, 440, 42, -8),
+        (430, 470, 32, 20),
+        (190, 470, 36, 6),
+        (290, 500, 28, -14),
+        (60, 470, 26, 12),
+    ]
     for x, y, s, r in pts:
         c.icon("alarm-clock", c.jit(x, 6), c.jit(y, 6), s, rot=r, tone="dusk")
     c.birds([(400, 180), (60, 300)], "#3a2c52", 8)
@@ -849,7 +900,13 @@ def cloud_sea(c):
     c.circle(240, 440, 110, "#fff1c4", opacity=0.95)
     c.poly([(20, 460), (80, 380), (130, 460)], "#d98a8e", opacity=0.6)
     c.poly([(340, 460), (400, 360), (470, 460)], "#d98a8e", opacity=0.6)
-    rows = [(450, "#ffd1c4", 0.9), (500, "#ffc2b7", 0.95), (560, "#fbb0a9", 1), (630, "#f49c9c", 1), (700, "#ec8a94", 1)]
+    rows = [
+        (450, "#ffd1c4", 0.9),
+        (500, "#ffc2b7", 0.95),
+        (560, "#fbb0a9", 1),
+        (630, "#f49c9c", 1),
+        (700, "#ec8a94", 1),
+    ]
     for y, col, op in rows:
         x = c.rng.uniform(-60, 0)
         while x < W + 60:
@@ -901,8 +958,13 @@ def mirror_snow(c):
         c.glow(280, 280, 60, "#fff8d0", 0.6)
         c.hills(410, 10, "#8ed17f")
         c.hills(450, 8, "#62b35a")
-        for x, y, n, s in ((190, 420, "tulip", 34), (230, 440, "sunflower", 40), (280, 430, "tulip", 30),
-                           (260, 465, "blossom", 26), (200, 462, "cherry-blossom", 24)):
+        for x, y, n, s in (
+            (190, 420, "tulip", 34),
+            (230, 440, "sunflower", 40),
+            (280, 430, "tulip", 30),
+            (260, 465, "blossom", 26),
+            (200, 462, "cherry-blossom", 24),
+        ):
             c.icon(n, x, y, s)
         c.icon("butterfly", 215, 330, 30, rot=-15)
     c.ellipse(240, 360, 78, 120, "none", stroke="#c9a24a", stroke_width=12)
@@ -1003,14 +1065,26 @@ def sky_fish(c):
     c.sky(["#2b1b4d", "#6b3a78", "#d9667a", "#f6b26b"])
     c.moon(380, 110, 24, color="#fde9c4", glow="#ffd9b0", phase="crescent", sky="#2f1d50")
     c.skyline(720, "#1a1230", hmin=80, hmax=190, lit_p=0.25)
-    for x, y, n, s, fl in ((150, 260, "tropical-fish", 110, False), (330, 200, "fish", 84, True),
-                           (350, 390, "blowfish", 70, True), (110, 430, "fish", 44, False),
-                           (150, 460, "fish", 36, False), (80, 470, "fish", 30, False)):
+    for x, y, n, s, fl in (
+        (150, 260, "tropical-fish", 110, False),
+        (330, 200, "fish", 84, True),
+        (350, 390, "blowfish", 70, True),
+        (110, 430, "fish", 44, False),
+        (150, 460, "fish", 36, False),
+        (80, 470, "fish", 30, False),
+    ):
         c.icon(n, x, y, s, flip=fl, tone="dusk")
         for i in range(3):
             bx = x + (s * 0.6 if not fl else -s * 0.6) * (1 if i % 2 else 0.9)
-            c.circle(bx + c.rng.uniform(-8, 8), y - s * 0.4 - i * 14, 3 + i * 1.5, "none",
-                     stroke="#ffe6f0", stroke_width=1.2, opacity=0.7)
+            c.circle(
+                bx + c.rng.uniform(-8, 8),
+                y - s * 0.4 - i * 14,
+                3 + i * 1.5,
+                "none",
+                stroke="#ffe6f0",
+                stroke_width=1.2,
+                opacity=0.7,
+            )
 
 
 @scene(
@@ -1023,14 +1097,21 @@ def sea_bicycle(c):
     c.hills(610, 14, c.lin(["#b9a47c", "#6f6450"]))
     for x in (60, 95, 400, 430):
         h = c.rng.uniform(80, 150)
-        c.path(f"M{x} 640 q-14 -{h/3} 0 -{h/1.8} q14 -{h/4} 0 -{h/2.2}", stroke="#2f8a5c", stroke_width=5, opacity=0.8)
+        c.path(
+            f"M{x} 640 q-14 -{h / 3} 0 -{h / 1.8} q14 -{h / 4} 0 -{h / 2.2}",
+            stroke="#2f8a5c",
+            stroke_width=5,
+            opacity=0.8,
+        )
     c.shadow(230, 622, 90, 8, 0.3)
     c.icon("bicycle", 230, 570, 170, rot=-6, tone="deep")
     c.icon("coral", 420, 610, 80, tone="deep")
     for x, y, s in ((130, 240, 90), (340, 170, 66), (380, 380, 52), (90, 420, 40)):
         c.icon("jellyfish", x, y, s, op=0.85)
     for i in range(12):
-        c.circle(c.jit(250, 30), 520 - i * 30, c.rng.uniform(2, 5), "none", stroke="#dff7ff", stroke_width=1, opacity=0.6)
+        c.circle(
+            c.jit(250, 30), 520 - i * 30, c.rng.uniform(2, 5), "none", stroke="#dff7ff", stroke_width=1, opacity=0.6
+        )
 
 
 @scene(
@@ -1049,8 +1130,13 @@ def sunken_door(c):
     c.path(c.arch_d(290, 640, 90, 175), stroke="#9fb9ad", stroke_width=4)
     c.poly([(380, 500), (420, 480), (420, 660), (380, 640)], "#5a3b26")
     c.glow(335, 600, 130, "#ffd37a", 0.3)
-    for x, y, s, fl in ((120, 200, 44, False), (160, 230, 36, False), (100, 250, 30, False),
-                        (380, 240, 50, True), (350, 330, 30, True)):
+    for x, y, s, fl in (
+        (120, 200, 44, False),
+        (160, 230, 36, False),
+        (100, 250, 30, False),
+        (380, 240, 50, True),
+        (350, 330, 30, True),
+    ):
         c.icon("fish", x, y, s, flip=fl, tone="deep")
     for x in (40, 440):
         c.path(f"M{x} 650 q-12 -40 0 -80 q12 -40 0 -80", stroke="#1f7a55", stroke_width=6, opacity=0.8)
@@ -1151,8 +1237,20 @@ def lanterns_lake(c):
     c.stars(40, 14, 14, 466, 300, sparkles=1)
     c.hills(462, 8, "#120f2c", peaks=[(100, 450), (300, 466), (420, 445)])
     c.water(470, "#2a2255", "#07071d", ripples=26, ripple_color="#ffb07a", ripple_op=0.2)
-    ls = [(130, 420, 110), (340, 370, 90), (230, 290, 68), (405, 250, 52), (70, 245, 48), (175, 180, 38),
-          (300, 150, 32), (420, 115, 26), (115, 100, 22), (250, 75, 20), (360, 55, 18), (50, 360, 56)]
+    ls = [
+        (130, 420, 110),
+        (340, 370, 90),
+        (230, 290, 68),
+        (405, 250, 52),
+        (70, 245, 48),
+        (175, 180, 38),
+        (300, 150, 32),
+        (420, 115, 26),
+        (115, 100, 22),
+        (250, 75, 20),
+        (360, 55, 18),
+        (50, 360, 56),
+    ]
     for x, y, s in ls:
         c.ellipse(x, 940 - y, s * 0.3, s * 0.7, "#ff8a4a", opacity=0.35 * s / 80, filter=c.blur(6))
     for x, y, s in ls:
@@ -1287,8 +1385,16 @@ def sea_postbox(c):
     c.path("M150 540 C160 500 200 488 240 490 C290 488 330 505 335 545 Z", fill="#2d3038")
     c.path("M140 540 Q240 560 345 540", stroke="#e9f2f7", stroke_width=6, opacity=0.7)
     c.icon("postbox", 245, 440, 120)
-    for x, y, s, r in ((80, 250, 50, -20), (150, 170, 40, 15), (370, 140, 46, 25), (420, 300, 40, -10),
-                       (300, 90, 30, 10), (60, 390, 36, 30), (200, 90, 26, -25), (430, 420, 30, 12)):
+    for x, y, s, r in (
+        (80, 250, 50, -20),
+        (150, 170, 40, 15),
+        (370, 140, 46, 25),
+        (420, 300, 40, -10),
+        (300, 90, 30, 10),
+        (60, 390, 36, 30),
+        (200, 90, 26, -25),
+        (430, 420, 30, 12),
+    ):
         c.icon("envelope", x, y, s, rot=r)
     c.birds([(250, 200), (330, 230)], "#2a3d50", 9)
 
@@ -1327,7 +1433,10 @@ def bathtub_stars(c):
     c.shadow(240, 600, 130, 12, 0.35)
     for x in (160, 320):
         c.path(f"M{x} 560 q-6 20 -14 36", stroke="#c9b27a", stroke_width=7)
-    c.path("M120 460 L360 460 C360 550 320 575 240 575 C160 575 120 550 120 460 Z", fill=c.lin(["#ffffff", "#d7d4de"], 0, 0, 1, 0))
+    c.path(
+        "M120 460 L360 460 C360 550 320 575 240 575 C160 575 120 550 120 460 Z",
+        fill=c.lin(["#ffffff", "#d7d4de"], 0, 0, 1, 0),
+    )
     c.rect(110, 452, 260, 16, "#f4f2f7", rx=8)
     c.ellipse(240, 462, 116, 9, "#0d1140")
     with c.clip("M124 462 A116 9 0 1 0 356 462 A116 9 0 1 0 124 462 Z"):
@@ -1348,8 +1457,9 @@ def crystal_path(c):
     c.sky(["#aeb8b5", "#d5dbd6", "#eceee6"])
     for layer, (y, s, op) in enumerate(((330, 180, 0.35), (400, 220, 0.55), (470, 260, 0.8))):
         for x in range(-20, 520, 70 + layer * 20):
-            c.icon("evergreen-tree", x + c.rng.uniform(-20, 20), y, s * c.rng.uniform(0.8, 1.1),
-                   tone="sil:#4d5a55", op=op)
+            c.icon(
+                "evergreen-tree", x + c.rng.uniform(-20, 20), y, s * c.rng.uniform(0.8, 1.1), tone="sil:#4d5a55", op=op
+            )
         c.fog(y + 60, 120, "#e6e9e2", 0.7)
     c.path("M200 500 L280 500 L420 730 L60 730 Z", fill=c.lin(["#c4bda8", "#8e8570"]))
     c.rect(215, 500, 50, 60, "#5b4a3a", rx=6)
@@ -1411,9 +1521,17 @@ def flying_books(c):
         x = c.rng.uniform(0, W)
         y = c.rng.uniform(610, 710)
         c.line(x, y, x + c.rng.uniform(-3, 3), y - 10, "#c4b16a", 1.5, opacity=0.6)
-    for x, y, s, r in ((120, 170, 130, -14), (290, 110, 96, 10), (380, 250, 84, -6), (210, 290, 74, 18),
-                       (330, 380, 58, -12), (110, 400, 52, 8), (420, 430, 42, 16), (240, 460, 36, -8),
-                       (80, 510, 30, 12)):
+    for x, y, s, r in (
+        (120, 170, 130, -14),
+        (290, 110, 96, 10),
+        (380, 250, 84, -6),
+        (210, 290, 74, 18),
+        (330, 380, 58, -12),
+        (110, 400, 52, 8),
+        (420, 430, 42, 16),
+        (240, 460, 36, -8),
+        (80, 510, 30, 12),
+    ):
         c.icon("open-book", c.jit(x, 5), c.jit(y, 5), s, rot=r)
     c.icon("closed-book", 420, 90, 50, rot=30)
     c.figure(300, 602, 32, "#2d2a22")
@@ -1443,8 +1561,15 @@ def fishbowl_whale(c):
         for i in range(6):
             c.circle(c.jit(280, 20), 420 - i * 14, 3, "none", stroke="#dff7ff", stroke_width=1)
     c.boat(240, 342, 30, hull="#e9d9b0")
-    c.circle(240, 420, 112, c.rad([(0, "#fff", 0.02), (0.85, "#fff", 0.08), (1, "#e8f6ff", 0.4)]),
-             stroke="#e8f6ff", stroke_width=2, stroke_opacity=0.6)
+    c.circle(
+        240,
+        420,
+        112,
+        c.rad([(0, "#fff", 0.02), (0.85, "#fff", 0.08), (1, "#e8f6ff", 0.4)]),
+        stroke="#e8f6ff",
+        stroke_width=2,
+        stroke_opacity=0.6,
+    )
     c.ellipse(240, 322, 62, 9, "none", stroke="#e8f6ff", stroke_width=3, opacity=0.7)
     c.ellipse(195, 370, 14, 30, "#fff", opacity=0.3, transform="rotate(25 195 370)")
     c.icon("black-cat", 410, 470, 100, flip=True)
@@ -1457,9 +1582,15 @@ def fishbowl_whale(c):
 def butterfly_mountain(c):
     c.sky(["#8fb8e3", "#d5e4f2", "#ffd9c2"], 0, 560)
     c.glow(240, 520, 220, "#fff0d8", 0.5)
-    c.poly([(-10, 520), (90, 380), (170, 470), (240, 320), (330, 450), (400, 360), (490, 500), (490, 720), (-10, 720)], "#a7b8d6")
+    c.poly(
+        [(-10, 520), (90, 380), (170, 470), (240, 320), (330, 450), (400, 360), (490, 500), (490, 720), (-10, 720)],
+        "#a7b8d6",
+    )
     c.poly([(240, 320), (220, 355), (235, 350), (245, 365), (262, 345)], "#fff")
-    c.poly([(-10, 600), (70, 500), (150, 560), (250, 470), (340, 560), (420, 480), (490, 560), (490, 720), (-10, 720)], "#7d92b8")
+    c.poly(
+        [(-10, 600), (70, 500), (150, 560), (250, 470), (340, 560), (420, 480), (490, 560), (490, 720), (-10, 720)],
+        "#7d92b8",
+    )
     c.poly([(-10, 680), (110, 600), (230, 660), (360, 590), (490, 650), (490, 720), (-10, 720)], "#5a6f96")
     c.fog(560, 80, "#ffe8e0", 0.5)
     c.icon("butterfly", 240, 250, 250, rot=6)
@@ -1473,8 +1604,13 @@ def butterfly_mountain(c):
 def jelly_city(c):
     c.sky(["#050b1e", "#122447", "#2c3f6e"])
     c.stars(60, 14, 14, 466, 400, sparkles=2)
-    for x, y, s, h in ((140, 200, 110, 0), (330, 130, 80, 60), (370, 320, 70, -40), (90, 380, 54, 40),
-                       (250, 300, 44, 100)):
+    for x, y, s, h in (
+        (140, 200, 110, 0),
+        (330, 130, 80, 60),
+        (370, 320, 70, -40),
+        (90, 380, 54, 40),
+        (250, 300, 44, 100),
+    ):
         c.glow(x, y - s * 0.1, s * 1.1, "#8fd0ff", 0.35)
         c.icon("jellyfish", x, y, s, tone=f"hue:{h}" if h else None, op=0.92)
     c.skyline(720, "#0c1226", hmin=120, hmax=260, lit_p=0.18, lit="#ffe28a")
@@ -1553,7 +1689,9 @@ def scarecrow(c):
         x = c.rng.uniform(0, W)
         y = 470 + c.rng.random() ** 1.5 * 250
         l = 6 + (y - 470) / 12
-        c.line(x, y, x + c.rng.uniform(-2, 2), y - l, c.rng.choice(["#f5cf6a", "#c98f2e", "#a86f1f"]), 1 + (y - 470) / 120)
+        c.line(
+            x, y, x + c.rng.uniform(-2, 2), y - l, c.rng.choice(["#f5cf6a", "#c98f2e", "#a86f1f"]), 1 + (y - 470) / 120
+        )
     c.line(240, 300, 240, 640, "#6b4a2a", 8)
     c.line(150, 370, 330, 370, "#6b4a2a", 7)
     c.icon("coat", 240, 420, 170)
@@ -1574,11 +1712,18 @@ def road_boat(c):
     c.hills(400, 20, "#c8a26b", peaks=[(100, 380), (300, 410), (420, 370)])
     c.hills(470, 24, "#a7804f", peaks=[(80, 470), (260, 440), (420, 480)])
     c.hills(560, 20, "#8a6a42")
-    road = ("M230 420 C270 430 270 450 240 470 C190 500 170 520 210 560 C260 610 340 640 330 740 "
-            "L150 740 C170 660 120 620 150 570 C170 530 170 500 215 470 C240 450 240 432 230 420 Z")
+    road = (
+        "M230 420 C270 430 270 450 240 470 C190 500 170 520 210 560 C260 610 340 640 330 740 "
+        "L150 740 C170 660 120 620 150 570 C170 530 170 500 215 470 C240 450 240 432 230 420 Z"
+    )
     c.path(road, fill=c.lin(["#b8ada0", "#7d7368"]))
-    c.path("M232 430 C250 450 200 490 180 520 C160 560 240 620 245 740", stroke="#f4efe6", stroke_width=3,
-           stroke_dasharray="10 12", opacity=0.7)
+    c.path(
+        "M232 430 C250 450 200 490 180 520 C160 560 240 620 245 740",
+        stroke="#f4efe6",
+        stroke_width=3,
+        stroke_dasharray="10 12",
+        opacity=0.7,
+    )
     c.shadow(250, 640, 80, 10, 0.35)
     c.boat(245, 632, 150, hull="#2f4a6b", sail="#fffaf2")
     for x, y in ((60, 520), (420, 560), (400, 460)):
@@ -1701,8 +1846,15 @@ def giraffe_clouds(c):
     for x, s in ((60, 60), (420, 50)):
         c.icon("deciduous-tree", x, 560, s, tone="sil:#3a2434")
     c.icon("giraffe", 226, 380, 540, tone="sil:#2e1f30")
-    for x, y, w in ((60, 180, 240), (260, 150, 300), (420, 190, 220), (160, 230, 200), (360, 240, 180),
-                    (60, 150, 260), (40, 246, 200)):
+    for x, y, w in (
+        (60, 180, 240),
+        (260, 150, 300),
+        (420, 190, 220),
+        (160, 230, 200),
+        (360, 240, 180),
+        (60, 150, 260),
+        (40, 246, 200),
+    ):
         c.cloud(x, y, w, c.rng.choice(["#f6c2b0", "#f2b4a8", "#f8d0bc"]), 0.97)
     c.birds([(330, 330), (352, 318), (380, 400), (120, 390)], "#2e1f30", 12)
 
@@ -1744,8 +1896,15 @@ def octopus_moon(c):
     for x, y, s, fl in ((90, 220, 40, False), (400, 260, 46, True), (110, 460, 30, False), (380, 470, 34, True)):
         c.icon("tropical-fish", x, y, s, flip=fl, tone="deep")
     for i in range(10):
-        c.circle(c.jit(240, 80), c.rng.uniform(120, 250), c.rng.uniform(2, 4), "none",
-                 stroke="#dff7ff", stroke_width=1, opacity=0.5)
+        c.circle(
+            c.jit(240, 80),
+            c.rng.uniform(120, 250),
+            c.rng.uniform(2, 4),
+            "none",
+            stroke="#dff7ff",
+            stroke_width=1,
+            opacity=0.5,
+        )
 
 
 @scene(
@@ -1899,15 +2058,36 @@ def mushrooms_glow(c):
 def volcano_butterflies(c):
     c.sky(["#1d3557", "#457b9d", "#a8dadc", "#f1faee"], 0, 600)
     c.glow(240, 400, 200, "#ffd6e8", 0.5)
-    c.path("M200 420 C160 300 120 220 100 120 L380 120 C360 220 320 300 280 420 Z", fill="#ffe4f0", opacity=0.35, filter=c.blur(12))
+    c.path(
+        "M200 420 C160 300 120 220 100 120 L380 120 C360 220 320 300 280 420 Z",
+        fill="#ffe4f0",
+        opacity=0.35,
+        filter=c.blur(12),
+    )
     c.poly([(-10, 640), (170, 420), (310, 420), (490, 640), (490, 720), (-10, 720)], "#4a3a52")
     c.poly([(170, 420), (310, 420), (290, 440), (190, 440)], "#ff8fb8")
     c.poly([(60, 560), (170, 420), (200, 440)], "#5e4a66", opacity=0.6)
     c.hills(660, 10, "#2e4a3a")
-    items = [("butterfly", 0), ("cherry-blossom", 0), ("butterfly", 120), ("tulip", 0), ("butterfly", 240),
-             ("blossom", 0), ("butterfly", 60), ("hibiscus", 0), ("butterfly", 180), ("cherry-blossom", 0),
-             ("butterfly", 300), ("rosette", 0), ("butterfly", 90), ("tulip", 0), ("butterfly", 30),
-             ("blossom", 0), ("butterfly", 200), ("cherry-blossom", 0)]
+    items = [
+        ("butterfly", 0),
+        ("cherry-blossom", 0),
+        ("butterfly", 120),
+        ("tulip", 0),
+        ("butterfly", 240),
+        ("blossom", 0),
+        ("butterfly", 60),
+        ("hibiscus", 0),
+        ("butterfly", 180),
+        ("cherry-blossom", 0),
+        ("butterfly", 300),
+        ("rosette", 0),
+        ("butterfly", 90),
+        ("tulip", 0),
+        ("butterfly", 30),
+        ("blossom", 0),
+        ("butterfly", 200),
+        ("cherry-blossom", 0),
+    ]
     for i, (n, h) in enumerate(items):
         ang = -70 + 140 * i / (len(items) - 1) + c.rng.uniform(-6, 6)
         dist = c.rng.uniform(90, 360)
@@ -1932,8 +2112,15 @@ def lighthouse_birds(c):
     c.path("M300 540 C300 500 330 490 370 488 C420 486 450 500 460 540 Z", fill="#0c1c22")
     c.poly([(340, 500), (400, 500), (388, 240), (352, 240)], "#f2efe8")
     for y in (290, 360, 430):
-        c.poly([(352 - (y - 240) * 0.045, y), (388 + (y - 240) * 0.045, y),
-                (388 + (y + 30 - 240) * 0.045, y + 30), (352 - (y + 30 - 240) * 0.045, y + 30)], "#c8343f")
+        c.poly(
+            [
+                (352 - (y - 240) * 0.045, y),
+                (388 + (y - 240) * 0.045, y),
+                (388 + (y + 30 - 240) * 0.045, y + 30),
+                (352 - (y + 30 - 240) * 0.045, y + 30),
+            ],
+            "#c8343f",
+        )
     c.rect(346, 226, 48, 16, "#2a2a35")
     c.rect(352, 196, 36, 30, "#fff6c8")
     c.glow(370, 210, 60, "#fff6c8", 0.7)
@@ -1942,8 +2129,7 @@ def lighthouse_birds(c):
 
 
 @scene(
-    "On an old balance scale, a single white feather weighs down one pan, lifting a heavy grey rock "
-    "high on the other.",
+    "On an old balance scale, a single white feather weighs down one pan, lifting a heavy grey rock high on the other.",
     ["scale", "feather", "rock", "balance", "weight", "justice"],
 )
 def feather_scale(c):
@@ -1962,8 +2148,10 @@ def feather_scale(c):
     for px, py, drop in ((lx, ly, 190), (rx, ry, 190)):
         c.line(px, py, px - 55, py + drop, gold, 1.5)
         c.line(px, py, px + 55, py + drop, gold, 1.5)
-        c.path(f"M{fmt(px - 66)} {fmt(py + drop)}Q{fmt(px)} {fmt(py + drop + 40)} {fmt(px + 66)} {fmt(py + drop)}Z",
-               fill="#b08a3a")
+        c.path(
+            f"M{fmt(px - 66)} {fmt(py + drop)}Q{fmt(px)} {fmt(py + drop + 40)} {fmt(px + 66)} {fmt(py + drop)}Z",
+            fill="#b08a3a",
+        )
     c.icon("feather", lx, ly + 170, 70, rot=-30)
     c.icon("rock", rx, ry + 152, 100)
     for x, y in c.scatter(30, 40, 60, 440, 560, 22):
@@ -2009,8 +2197,7 @@ def ferris_sea(c):
 
 
 @scene(
-    "A carousel horse on its golden pole gallops alone across the open sea at dawn, "
-    "splashing through the waves.",
+    "A carousel horse on its golden pole gallops alone across the open sea at dawn, splashing through the waves.",
     ["carousel", "horse", "sea", "dawn", "freedom", "alone"],
 )
 def carousel_sea(c):
@@ -2112,9 +2299,11 @@ def ghost_meadow(c):
         c.line(x, y, x, y + r * 2, "#3f7a2e", 1.2)
         c.circle(x, y, r, c.rng.choice(["#e63946", "#d62839", "#f25c54"]))
     c.shadow(250, 612, 70, 10, 0.3)
-    c.path("M240 360 C200 360 190 400 190 450 L184 600 Q200 590 212 606 Q226 590 240 606 "
-           "Q254 590 268 606 Q282 590 296 600 L290 450 C290 400 280 360 240 360 Z",
-           fill=c.lin(["#ffffff", "#dfe3ea"], 0, 0, 1, 0))
+    c.path(
+        "M240 360 C200 360 190 400 190 450 L184 600 Q200 590 212 606 Q226 590 240 606 "
+        "Q254 590 268 606 Q282 590 296 600 L290 450 C290 400 280 360 240 360 Z",
+        fill=c.lin(["#ffffff", "#dfe3ea"], 0, 0, 1, 0),
+    )
     c.ellipse(224, 420, 9, 13, "#1a1a22")
     c.ellipse(256, 420, 9, 13, "#1a1a22")
 
@@ -2131,7 +2320,12 @@ def train_sea(c):
     c.water(430, "#d89aa8", "#3a3f7a", ripples=30, ripple_color="#fff0e0")
     c.line(0, 472, W, 472, "#5a4070", 2, opacity=0.6)
     c.line(0, 482, W, 482, "#5a4070", 2, opacity=0.6)
-    for x, n, s in ((110, "locomotive", 110), (215, "railway-car", 100), (315, "railway-car", 100), (415, "railway-car", 100)):
+    for x, n, s in (
+        (110, "locomotive", 110),
+        (215, "railway-car", 100),
+        (315, "railway-car", 100),
+        (415, "railway-car", 100),
+    ):
         c.icon(n, x, 440, s, tone="dusk")
         c.icon(n, x, 520, s, vflip=True, op=0.25, tone="dusk")
     c.birds([(150, 250), (170, 240)], "#3b3f7a", 8)
@@ -2149,8 +2343,13 @@ def umbrella_flower(c):
     c.rect(0, 435, W, 290, c.lin(["#e9c38a", "#c99a5e"]))
     for i in range(22):
         x, y = c.rng.uniform(0, W), c.rng.uniform(450, 700)
-        c.path(f"M{fmt(x)} {fmt(y)} l{fmt(c.rng.uniform(10, 30))} {fmt(c.rng.uniform(-6, 6))} "
-               f"l{fmt(c.rng.uniform(5, 20))} {fmt(c.rng.uniform(-8, 8))}", stroke="#a8784a", stroke_width=1.5, opacity=0.6)
+        c.path(
+            f"M{fmt(x)} {fmt(y)} l{fmt(c.rng.uniform(10, 30))} {fmt(c.rng.uniform(-6, 6))} "
+            f"l{fmt(c.rng.uniform(5, 20))} {fmt(c.rng.uniform(-8, 8))}",
+            stroke="#a8784a",
+            stroke_width=1.5,
+            opacity=0.6,
+        )
     c.ellipse(240, 560, 90, 16, "#7a5330", opacity=0.35)
     c.icon("tulip", 240, 530, 70)
     c.icon("umbrella", 240, 370, 190, rot=-6)
@@ -2268,8 +2467,11 @@ def broken_bridge(c):
     c.hills(440, 14, "#3a3a5a", peaks=[(120, 420), (360, 430)])
     c.water(450, "#e9a583", "#1d2b53", ripples=26, ripple_color="#ffe2c8")
     c.path("M100 520 C150 610 240 610 290 520", stroke="#7a6e78", stroke_width=4, opacity=0.3)
-    c.path("M-10 400 L320 400 L308 416 L326 430 L304 446 L318 462 L294 470 "
-           "C270 390 150 380 100 480 L60 480 C50 455 20 445 -10 450 Z", fill="#7a6e78")
+    c.path(
+        "M-10 400 L320 400 L308 416 L326 430 L304 446 L318 462 L294 470 "
+        "C270 390 150 380 100 480 L60 480 C50 455 20 445 -10 450 Z",
+        fill="#7a6e78",
+    )
     c.path("M-10 400 L320 400", stroke="#a8999f", stroke_width=8)
     for x in range(10, 320, 22):
         c.line(x, 392, x, 400, "#5a505a", 3)
@@ -2305,8 +2507,7 @@ def sky_hole(c):
 
 
 @scene(
-    "Sheep leap one after another over a wooden fence and keep rising into the starry night sky "
-    "toward the moon.",
+    "Sheep leap one after another over a wooden fence and keep rising into the starry night sky toward the moon.",
     ["sheep", "sleep", "fence", "night", "counting", "moon"],
 )
 def sheep_fence(c):
@@ -2319,8 +2520,14 @@ def sheep_fence(c):
         c.rect(x - 5, 530, 10, 80, "#8a6a46")
     c.rect(20, 548, 440, 10, "#a07c52")
     c.rect(20, 575, 440, 10, "#a07c52")
-    for x, y, s, r in ((90, 610, 80, 0), (200, 500, 72, -20), (290, 400, 60, -26), (340, 300, 48, -30),
-                       (370, 220, 36, -34), (385, 165, 26, -36)):
+    for x, y, s, r in (
+        (90, 610, 80, 0),
+        (200, 500, 72, -20),
+        (290, 400, 60, -26),
+        (340, 300, 48, -30),
+        (370, 220, 36, -34),
+        (385, 165, 26, -36),
+    ):
         c.icon("ewe", x, y, s, rot=r, tone="night" if y > 560 else "pale", flip=True)
 
 
@@ -2424,8 +2631,20 @@ def house_tower(c):
     c.glow(240, 600, 200, "#ffe0b0", 0.45)
     c.hills(640, 0, "#3a2a4a", peaks=[(240, 600)])
     y = 590
-    for i, (s, r, dx) in enumerate(((110, 0, 0), (96, 4, 8), (90, -3, 2), (80, 6, 12), (76, -4, 4),
-                                     (70, 5, 14), (64, -6, 6), (58, 4, 16), (50, -5, 10), (44, 7, 18))):
+    for i, (s, r, dx) in enumerate(
+        (
+            (110, 0, 0),
+            (96, 4, 8),
+            (90, -3, 2),
+            (80, 6, 12),
+            (76, -4, 4),
+            (70, 5, 14),
+            (64, -6, 6),
+            (58, 4, 16),
+            (50, -5, 10),
+            (44, 7, 18),
+        )
+    ):
         c.icon("house", 240 + dx, y - s * 0.42, s, rot=r, tone="dusk")
         y -= s * 0.78
     c.birds([(350, 160), (372, 150), (100, 240)], "#2d3561", 9)
@@ -2455,9 +2674,15 @@ def birdcage(c):
     c.path("M222 440 L222 340 L258 340 L258 440", stroke="#c9a24a", stroke_width=3, opacity=0.6)
     c.poly([(258, 340), (300, 350), (300, 450), (258, 440)], "none", stroke="#c9a24a", stroke_width=3)
     c.icon("feather", 220, 440, 30, rot=40)
-    for x, y, n, s, fl in ((340, 330, "parrot", 60, False), (380, 230, "bird", 46, False), (120, 250, "bird", 50, True),
-                           (90, 380, "dove", 52, True), (400, 420, "blackbird", 40, False), (300, 140, "bird", 36, False),
-                           (160, 130, "dove", 34, True)):
+    for x, y, n, s, fl in (
+        (340, 330, "parrot", 60, False),
+        (380, 230, "bird", 46, False),
+        (120, 250, "bird", 50, True),
+        (90, 380, "dove", 52, True),
+        (400, 420, "blackbird", 40, False),
+        (300, 140, "bird", 36, False),
+        (160, 130, "dove", 34, True),
+    ):
         c.icon(n, x, y, s, flip=fl, tone="hue:200" if n == "bird" and fl else None)
 
 
@@ -2473,8 +2698,14 @@ def falling_umbrellas(c):
     for x, y in c.scatter(16, 30, 30, 450, 520, 70):
         kind = c.rng.choice(["umbrella", "umbrella", "closed-umbrella"])
         s = c.rng.uniform(40, 80)
-        c.icon(kind, x, y, s, rot=c.rng.uniform(150, 210) if kind == "umbrella" and c.rng.random() < 0.4 else c.rng.uniform(-40, 40),
-               tone=f"hue:{c.rng.choice([0, 60, 120, 180, 240, 300])}")
+        c.icon(
+            kind,
+            x,
+            y,
+            s,
+            rot=c.rng.uniform(150, 210) if kind == "umbrella" and c.rng.random() < 0.4 else c.rng.uniform(-40, 40),
+            tone=f"hue:{c.rng.choice([0, 60, 120, 180, 240, 300])}",
+        )
     c.figure(240, 640, 70, "#1e2128")
 
 
@@ -2501,8 +2732,13 @@ def cat_tiger(c):
         t = c.rng.random()
         y = 200 + t * 380
         half = 10 + t * 130
-        c.circle(161 + c.rng.uniform(-half, half) * 0.9 + t * 20, y, c.rng.uniform(0.8, 1.8), "#fff3c8",
-                 opacity=fmt(c.rng.uniform(0.3, 0.7)))
+        c.circle(
+            161 + c.rng.uniform(-half, half) * 0.9 + t * 20,
+            y,
+            c.rng.uniform(0.8, 1.8),
+            "#fff3c8",
+            opacity=fmt(c.rng.uniform(0.3, 0.7)),
+        )
 
 
 # SCENES-END
@@ -2527,8 +2763,7 @@ def _compose(number: int, seed: int, icons: dict) -> tuple[str, set]:
 
 def manifest() -> dict:
     cards = [
-        {"file": f"{i:03d}.webp", "alt": alt, "tags": list(tags)}
-        for i, (_, alt, tags) in enumerate(SCENES, start=1)
+        {"file": f"{i:03d}.webp", "alt": alt, "tags": list(tags)} for i, (_, alt, tags) in enumerate(SCENES, start=1)
     ]
     return {**DECK_META, "cards": cards}
 
@@ -2551,7 +2786,9 @@ def render_png(svg: str, width: int = W, height: int = H) -> bytes:
     if exe:
         return subprocess.run(
             [exe, "-w", str(width), "-h", str(height), "-f", "png"],
-            input=svg.encode(), capture_output=True, check=True,
+            input=svg.encode(),
+            capture_output=True,
+            check=True,
         ).stdout
     raise SystemExit("No SVG renderer: pip install resvg-py (or cairosvg), or apt-get install librsvg2-bin")
 
@@ -2623,9 +2860,7 @@ def main(argv=None) -> None:
             p = args.out / f"{i:03d}.webp"
             p.write_bytes(render_webp(svg, args.quality))
             webps.append(p)
-    (args.out / "dream.json").write_text(
-        json.dumps(manifest(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    (args.out / "dream.json").write_text(json.dumps(manifest(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.write_subset:
         if args.only:
             raise SystemExit("--write-subset needs all cards (drop --only)")

@@ -15,7 +15,9 @@ PASSWORD = "correct horse battery"
 
 class TestSignUp:
     def test_creates_the_account(self, anon, django_user_model):
-        response = anon.post("/accounts", {"username": "ada", "email": "ada@example.com", "password": "a long pass phrase"})
+        response = anon.post(
+            "/accounts", {"username": "ada", "email": "ada@example.com", "password": "a long pass phrase"}
+        )
         assert response.status_code == 201
         assert response.json() == {"username": "ada"}
         user = django_user_model.objects.get(username="ada")
@@ -30,14 +32,20 @@ class TestSignUp:
 
     def test_a_taken_username_is_a_conflict(self, anon):
         UserFactory(username="ada")
-        response = anon.post("/accounts", {"username": "ada", "email": "other@example.com", "password": "a long pass phrase"})
+        response = anon.post(
+            "/accounts", {"username": "ada", "email": "other@example.com", "password": "a long pass phrase"}
+        )
         assert error_of(response) == (409, "username_taken")
 
     @pytest.mark.parametrize(
         "body",
-        [{}, {"username": "ada"}, {"username": 5, "email": "a@example.com", "password": "x" * 12},
-         {"username": "ada", "email": "a@example.com", "password": "a long pass phrase", "admin": True},
-         {"username": "a\x00da", "email": "a@example.com", "password": "a long pass phrase"}],
+        [
+            {},
+            {"username": "ada"},
+            {"username": 5, "email": "a@example.com", "password": "x" * 12},
+            {"username": "ada", "email": "a@example.com", "password": "a long pass phrase", "admin": True},
+            {"username": "a\x00da", "email": "a@example.com", "password": "a long pass phrase"},
+        ],
     )
     def test_malformed_bodies_are_400(self, anon, body):
         assert error_of(anon.post("/accounts", body)) == (400, "bad_request")
@@ -45,8 +53,12 @@ class TestSignUp:
     def test_is_rate_limited_per_address(self, anon, settings):
         settings.FABULA_API_RATES = {"accounts": (2, 3600)}
         for n in range(2):
-            anon.post("/accounts", {"username": f"u{n}", "email": f"u{n}@example.com", "password": "a long pass phrase"})
-        response = anon.post("/accounts", {"username": "u9", "email": "u9@example.com", "password": "a long pass phrase"})
+            anon.post(
+                "/accounts", {"username": f"u{n}", "email": f"u{n}@example.com", "password": "a long pass phrase"}
+            )
+        response = anon.post(
+            "/accounts", {"username": "u9", "email": "u9@example.com", "password": "a long pass phrase"}
+        )
         assert error_of(response) == (429, "rate_limited")
         assert int(response["Retry-After"]) > 0
 
@@ -90,7 +102,9 @@ class TestTokens:
 
 
 class TestBearer:
-    @pytest.mark.parametrize("header", [None, "Bearer", "Bearer nonsense", "Basic dXNlcjpwYXNz", "Bearer " + "x" * 5000])
+    @pytest.mark.parametrize(
+        "header", [None, "Bearer", "Bearer nonsense", "Basic dXNlcjpwYXNz", "Bearer " + "x" * 5000]
+    )
     def test_no_or_bad_token_is_401(self, anon, header):
         headers = {"Authorization": header} if header else {}
         response = anon.client.get("/api/v1/games", headers=headers)

@@ -40,7 +40,7 @@ class TestPlay:
         submit_all(game_id, users)
         vote_views = views(game_id, users)
         assert {v["phase"] for v in vote_views} == {"vote"}
-        for (user, client), view in list(zip(users, vote_views))[1:]:
+        for (_user, client), view in list(zip(users, vote_views))[1:]:
             assert sum(card["mine"] for card in view["table"]) == 1
             position = next(card["position"] for card in view["table"] if not card["mine"])
             after = client.post(f"/games/{game_id}/actions", {"type": "vote", "position": position, "round": 1})
@@ -66,7 +66,8 @@ class TestPlay:
         assert view["cards_to_submit"] == 2
         one = [view["hand"][0]["id"]]
         assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": one})) == (
-            400, "wrong_card_count",
+            400,
+            "wrong_card_count",
         )
         submit_all(game_id, users)
         assert len(users[1][1].get(f"/games/{game_id}").json()["table"]) == 5
@@ -89,37 +90,46 @@ class TestConflicts:
     def test_wrong_phase_and_not_your_turn(self, seated):
         game_id, users = seated(4)
         assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": 1})) == (
-            409, "wrong_phase",
+            409,
+            "wrong_phase",
         )
         give_clue(game_id, users)
         card = users[1][1].get(f"/games/{game_id}").json()["hand"][0]["id"]
         assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "clue", "card": card, "text": "t"})) == (
-            409, "wrong_phase",
+            409,
+            "wrong_phase",
         )
         assert error_of(users[0][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": [card]})) == (
-            409, "not_your_turn",
+            409,
+            "not_your_turn",
         )
 
     def test_not_in_hand_already_submitted_own_card_already_voted(self, seated):
         game_id, users = seated(4)
         give_clue(game_id, users)
         someone_elses = users[2][1].get(f"/games/{game_id}").json()["hand"][0]["id"]
-        assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": [someone_elses]})) == (
-            409, "not_in_hand",
+        assert error_of(
+            users[1][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": [someone_elses]})
+        ) == (
+            409,
+            "not_in_hand",
         )
         submit_all(game_id, users)
         view = users[1][1].get(f"/games/{game_id}").json()
         own = next(card["position"] for card in view["table"] if card["mine"])
         other = next(card["position"] for card in view["table"] if not card["mine"])
         assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": own})) == (
-            409, "own_card",
+            409,
+            "own_card",
         )
         assert users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": other}).status_code == 200
         assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": other})) == (
-            409, "already_voted",
+            409,
+            "already_voted",
         )
         assert error_of(users[0][1].post(f"/games/{game_id}/actions", {"type": "vote", "position": other})) == (
-            409, "not_your_turn",
+            409,
+            "not_your_turn",
         )
 
     def test_a_stale_round_is_refused(self, seated):

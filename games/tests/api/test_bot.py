@@ -71,8 +71,22 @@ def test_the_bots_command_line(site, capsys):
     bot.play_turn = play_turn_with_company
     try:
         code_ = bot.main(
-            ["--url", site, "--username", "cli", "--password", "a long pass phrase",
-             "--game", str(view["id"]), "--invite", code, "--poll", "0", "--seed", "3"]
+            [
+                "--url",
+                site,
+                "--username",
+                "cli",
+                "--password",
+                "a long pass phrase",
+                "--game",
+                str(view["id"]),
+                "--invite",
+                code,
+                "--poll",
+                "0",
+                "--seed",
+                "3",
+            ]
         )
     finally:
         bot.play_turn = original

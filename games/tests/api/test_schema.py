@@ -3,13 +3,14 @@
 import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
-from hypothesis import HealthCheck, settings as hypothesis_settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from schemathesis.checks import positive_data_acceptance
 from schemathesis.generation import GenerationMode
 
 from accounts.services import token_create
-from games.tests.factories import UserFactory, deck_with_cards
 from games.services.games import game_create, game_join
+from games.tests.factories import UserFactory, deck_with_cards
 
 from .conftest import API
 
@@ -74,8 +75,23 @@ def test_the_schema_documents_every_endpoint(client):
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["StorytellerView"]["properties"]
-    assert {"id", "kind", "status", "version", "round", "phase", "deadline_at", "storyteller", "clue", "players",
-            "hand", "table", "you", "last_round", "winners"} <= set(view)
+    assert {
+        "id",
+        "kind",
+        "status",
+        "version",
+        "round",
+        "phase",
+        "deadline_at",
+        "storyteller",
+        "clue",
+        "players",
+        "hand",
+        "table",
+        "you",
+        "last_round",
+        "winners",
+    } <= set(view)
 
 
 def test_the_docs_page_loads_nothing_from_elsewhere(client):

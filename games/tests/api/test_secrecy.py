@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.models import Game
-from storyteller.models import Card
 from games.tests.factories import deck_with_cards
+from storyteller.models import Card
 
 from .conftest import load_bot
 
@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def deck(db):
     return deck_with_cards(36)  # three or four rounds: every phase, several times, in a few seconds
+
 
 TABLE_CARD_KEYS = {"position", "image", "alt", "mine"}
 

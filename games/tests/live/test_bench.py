@@ -10,8 +10,16 @@ from .server import ROOT
 def test_the_live_benchmark_runs_and_every_page_hears_of_every_action(tmp_path):
     figures = tmp_path / "figures.json"
     command = [
-        sys.executable, "bench/live_latency.py",
-        "--games", "2", "--think", "0.05", "--timeout", "60", "--json", str(figures),
+        sys.executable,
+        "bench/live_latency.py",
+        "--games",
+        "2",
+        "--think",
+        "0.05",
+        "--timeout",
+        "60",
+        "--json",
+        str(figures),
     ]
     completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
 

@@ -72,7 +72,9 @@ async def test_a_player_hears_of_a_change_made_through_the_services(open_socket)
 
     # The pushed message equals a fresh fetch of what it speaks of.
     assert await next_message(socket) == {
-        "type": "game.changed", "game": game.pk, "version": await current_version(game),
+        "type": "game.changed",
+        "game": game.pk,
+        "version": await current_version(game),
     }
 
 
@@ -84,7 +86,9 @@ async def test_my_games_hear_of_every_game_i_sit_in(open_socket):
     await sync_to_async(play_step)(game, users, random.Random(2))
 
     assert await next_message(socket) == {
-        "type": "game.changed", "game": game.pk, "version": await current_version(game),
+        "type": "game.changed",
+        "game": game.pk,
+        "version": await current_version(game),
     }
 
 
@@ -95,7 +99,9 @@ async def test_the_lobby_hears_of_public_games_only(open_socket):
     assert accepted
 
     await sync_to_async(game_create)(creator=creator, max_seats=4, options={"deck": deck.pk}, visibility="private")
-    public = await sync_to_async(game_create)(creator=creator, max_seats=4, options={"deck": deck.pk}, visibility="public")
+    public = await sync_to_async(game_create)(
+        creator=creator, max_seats=4, options={"deck": deck.pk}, visibility="public"
+    )
 
     # Messages arrive in the order they were sent: had the private game been
     # announced, its message would come first.
@@ -225,4 +231,3 @@ async def test_no_message_of_a_whole_game_carries_anything_but_ids_and_versions(
         checked += seen
     assert len(checked) > 30
     assert {"type": "notifications.changed", "unread": 1} in checked
-

@@ -24,11 +24,15 @@ def open_page(browser, server, user, path, frames=None):
     client = Client()
     client.force_login(user)
     context = browser.new_context(base_url=server.url)
-    context.add_cookies([{
-        "name": settings.SESSION_COOKIE_NAME,
-        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-        "url": server.url,
-    }])
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": server.url,
+            }
+        ]
+    )
     page = context.new_page()
     if frames is not None:
         page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))

@@ -5,9 +5,9 @@ Seats are the users' indexes: ``started_game`` seats its users in order.
 
 from datetime import datetime, timedelta
 
-from storyteller.engine import rules as engine
 from games.models import Game
 from games.services.games import game_act, game_expire
+from storyteller.engine import rules as engine
 
 
 def state_of(game: Game) -> engine.State:

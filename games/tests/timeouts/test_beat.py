@@ -31,10 +31,13 @@ def celery(tmp_path: Path, *args: str) -> subprocess.Popen:
         "FABULA_VAR_DIR": str(tmp_path),  # queue folders and beat's schedule file
         "FABULA_EXPIRY_INTERVAL_SECONDS": "0.5",
     }
-    log = open(tmp_path / f"{args[0]}.log", "wb")
+    log = open(tmp_path / f"{args[0]}.log", "wb")  # noqa: SIM115 (the process writes it until the test stops it)
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", *args, "--loglevel=INFO"],
-        cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
 
 

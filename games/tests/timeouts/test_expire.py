@@ -6,13 +6,23 @@ from datetime import timedelta
 import pytest
 
 from games.models import Game, Seat
-from storyteller.models import StorytellerRound
 from games.services.games import game_act, game_expire
 from games.tests.factories import started_game
 from games.tests.test_services import snapshot
+from storyteller.models import StorytellerRound
 
 from .steps import (
-    any_other_position, clue, due, expire, leave_absent, position_of_card_of, state_of, storyteller_position, submit, to_vote, vote,
+    any_other_position,
+    clue,
+    due,
+    expire,
+    leave_absent,
+    position_of_card_of,
+    state_of,
+    storyteller_position,
+    submit,
+    to_vote,
+    vote,
 )
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +91,9 @@ class TestSubmissions:
             assert set(state.hands[seat]) == set(before.hands[seat]) - set(drawn)
             assert state.misses[seat] == 1
         assert state.misses[1] == 0
-        assert sorted(state.table) == sorted([state.storyteller_card, *(c for cs in state.submissions.values() for c in cs)])
+        assert sorted(state.table) == sorted(
+            [state.storyteller_card, *(c for cs in state.submissions.values() for c in cs)]
+        )
         assert seat_flags(game, "to_act") == set(range(1, players))
 
 

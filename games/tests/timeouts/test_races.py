@@ -5,13 +5,13 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from storyteller.engine import rules as engine
 from games.models import Move
-from storyteller.models import StorytellerRound
 from games.services.errors import GameError
 from games.services.games import game_act, game_expire
 from games.tasks import games_expire_due
 from games.tests.factories import deck_with_cards, started_game
+from storyteller.engine import rules as engine
+from storyteller.models import StorytellerRound
 
 from .steps import any_other_position, due, state_of, to_vote, vote
 
@@ -97,10 +97,14 @@ def test_two_votes_at_once_both_count_and_close_the_phase_once():
 
         results = together(
             *(
-                (lambda seat=seat: game_act(
-                    game_id=game.pk, user=users[seat], action={"type": "vote", "position": positions[seat]},
-                    expected_round=1,
-                ))
+                (
+                    lambda seat=seat: game_act(
+                        game_id=game.pk,
+                        user=users[seat],
+                        action={"type": "vote", "position": positions[seat]},
+                        expected_round=1,
+                    )
+                )
                 for seat in (2, 3)
             )
         )

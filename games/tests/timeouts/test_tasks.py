@@ -6,10 +6,10 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game
+from games.services.games import game_create
 from games.tasks import expire_due_games, expire_game, games_expire_due, live_countdowns_schedule
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.test_services import snapshot
-from games.services.games import game_create
 
 from .steps import due, state_of
 

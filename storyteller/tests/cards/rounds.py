@@ -1,7 +1,7 @@
 """Storyteller rounds played through the services with every choice made by the test."""
 
-from storyteller.engine import rules as engine
 from games.services.games import game_act
+from storyteller.engine import rules as engine
 
 
 def state_of(game):

@@ -5,8 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from storyteller.models import Card, Deck
 from games.tests.factories import UserFactory, deck_with_cards, started_game
+from storyteller.models import Card, Deck
 
 from .pictures import SVG, picture, png_claiming, zip_of
 from .rounds import play_three_rounds
@@ -85,7 +85,10 @@ class TestImport:
         page = response.content.decode()
         assert "2 cards were added to the deck" in page
         assert "A lighthouse in a teacup" in page
-        assert sorted(deck.cards.values_list("alt_text", flat=True)) == ["A lighthouse in a teacup", "Stairs to nowhere"]
+        assert sorted(deck.cards.values_list("alt_text", flat=True)) == [
+            "A lighthouse in a teacup",
+            "Stairs to nowhere",
+        ]
         assert len(stored_files()) == 2
 
     def test_pictures_without_alt_text_are_pointed_out(self, admin_client):
@@ -137,7 +140,9 @@ class TestOneCard:
             {"deck": deck.pk, "picture": _named(picture("WEBP"), "x.webp"), "alt_text": "A key", "tags": "key,, door"},
         )
         card = deck.cards.get()
-        assert response.status_code == 302 and response["Location"] == reverse("admin:storyteller_card_change", args=[card.pk])
+        assert response.status_code == 302 and response["Location"] == reverse(
+            "admin:storyteller_card_change", args=[card.pk]
+        )
         assert (card.alt_text, card.tags, card.is_retired) == ("A key", "key, door", False)
         assert stored_files() == [card.image.name]
 

@@ -6,13 +6,13 @@ import zipfile
 
 import pytest
 from django.core.files.storage import default_storage
-from playwright.sync_api import expect
 from PIL import Image, ImageDraw
+from playwright.sync_api import expect
 
 from games.models import Game
-from storyteller.models import Card, Deck
 from games.services.games import game_join
 from games.tests.factories import UserFactory
+from storyteller.models import Card, Deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +41,7 @@ def zip_of_pictures(folder) -> str:
             name = f"pictures/sea-{n:02}.{'jpg' if n % 2 else 'png'}"
             with archive.open(name, "w") as member:
                 image.save(member, format="JPEG" if n % 2 else "PNG")
-            rows.append(f"sea-{n:02}.{'jpg' if n % 2 else 'png'},A moon number {n} rising over a dark sea,\"moon, sea\"")
+            rows.append(f'sea-{n:02}.{"jpg" if n % 2 else "png"},A moon number {n} rising over a dark sea,"moon, sea"')
         archive.writestr("pictures/cards.csv", "\n".join(rows) + "\n")
     return str(path)
 

@@ -4,16 +4,15 @@ import random
 
 import pytest
 
-from storyteller.engine import rules as engine
 from games.engine.errors import RuleError
 from games.models import Game
-from storyteller.models import Card
-from storyteller.services.cards import cards_restore, cards_retire, decks_set_active
 from games.services.errors import GameError
 from games.services.games import game_create
-from storyteller.services.cards import storyteller_cards_needed
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_step
+from storyteller.engine import rules as engine
+from storyteller.models import Card
+from storyteller.services.cards import cards_restore, cards_retire, decks_set_active, storyteller_cards_needed
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,9 @@ from collections import Counter
 
 import pytest
 
-from storyteller.engine import rules as engine
-from storyteller.models import Card, CardDeal, StorytellerRound, StorytellerTableCard
 from games.tests.factories import deck_with_cards, started_game
 from games.tests.play import play_to_end
+from storyteller.models import Card, CardDeal, StorytellerRound, StorytellerTableCard
 
 from .rounds import play_three_rounds, state_of
 

@@ -8,6 +8,7 @@ import zipfile
 import pytest
 from django.core.files.storage import default_storage
 
+from games.tests.factories import DeckFactory
 from storyteller.models import Card
 from storyteller.services import cards as card_services
 from storyteller.services.cards import (
@@ -17,7 +18,6 @@ from storyteller.services.cards import (
     card_image_prepare,
     cards_import_zip,
 )
-from games.tests.factories import DeckFactory
 
 from .pictures import SVG, card_pixels, picture, png_claiming, zip_of
 
@@ -32,7 +32,9 @@ class TestOnePicture:
 
     def test_transparent_and_palette_pictures_are_flattened(self):
         for mode, colour in (("RGBA", (10, 20, 30, 0)), ("P", 3), ("LA", (100, 128)), ("L", 90), ("CMYK", "cyan")):
-            prepared = card_image_prepare(name="x", data=picture("PNG" if mode != "CMYK" else "JPEG", mode=mode, colour=colour))
+            prepared = card_image_prepare(
+                name="x", data=picture("PNG" if mode != "CMYK" else "JPEG", mode=mode, colour=colour)
+            )
             assert card_pixels(prepared.content) == ("WEBP", (480, 720))
 
     def test_a_phone_photo_is_turned_upright(self):
@@ -99,8 +101,8 @@ def good_zip():
         "deck/two.jpg": picture("JPEG", size=(2000, 1000), colour="green"),
         "deck/three.webp": picture("WEBP", colour="blue"),
         "deck/cards.csv": (
-            "file,alt,tags\none.png,A red sky over a sleeping town,\"sky, town\"\ntwo.jpg,A green door in the sea,door\n"
-        ).encode(),
+            b'file,alt,tags\none.png,A red sky over a sleeping town,"sky, town"\ntwo.jpg,A green door in the sea,door\n'
+        ),
     }
 
 
@@ -123,7 +125,10 @@ class TestZipImport:
 
     def test_a_json_manifest_like_the_builtin_decks(self):
         deck = DeckFactory()
-        manifest = {"slug": "x", "cards": [{"file": "one.png", "alt": "A whale over a house", "tags": ["whale", "house"]}]}
+        manifest = {
+            "slug": "x",
+            "cards": [{"file": "one.png", "alt": "A whale over a house", "tags": ["whale", "house"]}],
+        }
         cards_import_zip(deck=deck, archive=zip_of({"one.png": picture(), "cards.json": json.dumps(manifest).encode()}))
         card = Card.objects.get(deck=deck)
         assert (card.alt_text, card.tags, card.is_retired) == ("A whale over a house", "whale, house", False)
@@ -172,7 +177,7 @@ class TestZipImport:
             ("cards.csv", b"file,alt\nmissing.png,Nothing here\n", "not in the zip"),
             ("cards.json", b"{not json", "not valid JSON"),
             ("cards.json", b'[{"file": "one.png", "alt": 3}]', "alt is text"),
-            ("cards.csv", "file,alt\none.png,".encode() + b"x" * 1001 + b"\n", "longer than 1000"),
+            ("cards.csv", b"file,alt\none.png," + b"x" * 1001 + b"\n", "longer than 1000"),
         ],
     )
     def test_a_bad_file_of_alt_texts_refuses_the_zip(self, manifest_name, manifest, reason):

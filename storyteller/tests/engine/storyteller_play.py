@@ -56,11 +56,7 @@ def own_positions(state: st.State, seat: int) -> list[int]:
 def decoy_position(state: st.State, voter: int) -> int:
     """A position that is neither the storyteller's card nor the voter's own."""
     mine = set(own_positions(state, voter))
-    return next(
-        p
-        for p in range(1, len(state.table) + 1)
-        if p != storyteller_position(state) and p not in mine
-    )
+    return next(p for p in range(1, len(state.table) + 1) if p != storyteller_position(state) and p not in mine)
 
 
 def legal_moves(state: st.State, seat: int, rng: random.Random) -> dict:
@@ -100,10 +96,7 @@ def cards_in_play(state: st.State) -> list[int]:
 
 def all_cards(state: st.State) -> list[int]:
     return (
-        [c for hand in state.hands for c in hand]
-        + list(state.draw_pile)
-        + list(state.discard)
-        + cards_in_play(state)
+        [c for hand in state.hands for c in hand] + list(state.draw_pile) + list(state.discard) + cards_in_play(state)
     )
 
 
@@ -185,4 +178,3 @@ def raises_unchanged(code: str, action, state: st.State) -> None:
     else:
         raise AssertionError(f"expected RuleError({code!r})")
     assert snapshot(state) == before
-

@@ -138,9 +138,7 @@ def test_clue_card_must_be_in_the_givers_hand():
     state, _ = start(4)
     other = state.hands[1][0]
     for card in (other, 999):
-        raises_unchanged(
-            "not_in_hand", lambda c=card: st.give_clue(state, seat=0, card=c, text="x"), state
-        )
+        raises_unchanged("not_in_hand", lambda c=card: st.give_clue(state, seat=0, card=c, text="x"), state)
 
 
 # --- submissions --------------------------------------------------------------------
@@ -181,9 +179,7 @@ def test_three_players_hand_in_two_distinct_cards():
     state = submit_all(state, rng)
     assert state.phase == Phase.VOTE
     assert len(state.table) == 5
-    assert sorted(state.table) == sorted(
-        (state.storyteller_card,) + state.submissions[1] + state.submissions[2]
-    )
+    assert sorted(state.table) == sorted((state.storyteller_card,) + state.submissions[1] + state.submissions[2])
 
 
 def test_last_submission_lays_the_table_shuffled_with_the_rng():
@@ -196,9 +192,7 @@ def test_last_submission_lays_the_table_shuffled_with_the_rng():
     assert len(set(laid)) > 1
     tabled = submit(state, 5, random.Random(0))
     assert tabled.phase == Phase.VOTE
-    assert set(tabled.table) == {tabled.storyteller_card} | {
-        c for cards in tabled.submissions.values() for c in cards
-    }
+    assert set(tabled.table) == {tabled.storyteller_card} | {c for cards in tabled.submissions.values() for c in cards}
     assert st.to_act(tabled) == {1, 2, 3, 4, 5}
 
 
@@ -592,9 +586,7 @@ def test_game_ends_when_fewer_than_three_players_remain():
     assert state.phase == Phase.FINISHED
     assert state.scores == before
     assert 0 not in st.winners(state)
-    assert st.winners(state) == tuple(
-        s for s in (1, 2) if state.scores[s] == max(state.scores[1], state.scores[2])
-    )
+    assert st.winners(state) == tuple(s for s in (1, 2) if state.scores[s] == max(state.scores[1], state.scores[2]))
     check_invariants(state, DECK)  # the abandoned round's cards are in the discard
 
 
@@ -657,9 +649,7 @@ def finished():
 def test_every_action_on_a_finished_game_is_refused(finished):
     state, rng = finished
     raises_unchanged("game_finished", lambda: clue(replace(state), 0), state)
-    raises_unchanged(
-        "game_finished", lambda: st.submit_cards(state, seat=1, cards=[1], rng=rng), state
-    )
+    raises_unchanged("game_finished", lambda: st.submit_cards(state, seat=1, cards=[1], rng=rng), state)
     raises_unchanged("game_finished", lambda: vote(state, 1, 1, rng), state)
     raises_unchanged("game_finished", lambda: st.resign(state, seat=1, rng=rng), state)
     raises_unchanged("game_finished", lambda: st.expire(state, rng=rng), state)
@@ -672,9 +662,7 @@ def test_every_action_on_a_finished_game_is_refused(finished):
 @pytest.mark.parametrize("seat", [-1, 4, None, "1", True])
 def test_not_a_player(seat):
     state, rng = start(4)
-    raises_unchanged(
-        "not_a_player", lambda: st.give_clue(state, seat=seat, card=1, text="x"), state
-    )
+    raises_unchanged("not_a_player", lambda: st.give_clue(state, seat=seat, card=1, text="x"), state)
     raises_unchanged("not_a_player", lambda: st.resign(state, seat=seat, rng=rng), state)
 
 

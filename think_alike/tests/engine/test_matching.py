@@ -206,9 +206,7 @@ def test_grouping_keeps_one_seats_two_answers_in_one_group():
 
 
 def test_grouping_danish():
-    groups = group_answers(
-        [(0, 0, "Hundene"), (1, 0, "en hund"), (2, 0, "bær"), (3, 0, "bar"), (4, 0, "HUND")], "da"
-    )
+    groups = group_answers([(0, 0, "Hundene"), (1, 0, "en hund"), (2, 0, "bær"), (3, 0, "bar"), (4, 0, "HUND")], "da")
     by_items = [items(g) for g in groups]
     assert {(0, 0), (1, 0), (4, 0)} in by_items
     assert {(2, 0)} in by_items and {(3, 0)} in by_items

@@ -129,8 +129,7 @@ def test_random_board():
     state, _ = start(board="random")
     check_board(state)
     boards = {
-        ta.new_game(seats=4, rng=random.Random(seed), options={}, fields=FIELDS, tasks=TASKS).board
-        for seed in range(5)
+        ta.new_game(seats=4, rng=random.Random(seed), options={}, fields=FIELDS, tasks=TASKS).board for seed in range(5)
     }
     for board in boards:
         assert len(board) == 16 and len(set(board)) == 16 and board[0] == START
@@ -146,9 +145,7 @@ def test_course_board():
 
 def test_draft_board_in_seat_order_from_the_starter():
     rng = Dice([1, 1, 6, 1])  # seat 2 starts
-    state = ta.new_game(
-        seats=4, rng=rng, options={"board": "draft"}, fields=FIELDS, tasks=TASKS
-    )
+    state = ta.new_game(seats=4, rng=rng, options={"board": "draft"}, fields=FIELDS, tasks=TASKS)
     assert state.phase == Phase.DRAFT and state.round == 0
     assert state.board == (START,)
     order = []
@@ -211,9 +208,7 @@ def test_roll_then_move_either_way():
 
 def test_four_same_answers_score_three_each():
     state, rng = start(5, rolls=[2])
-    state = play_round(
-        state, rng, {0: "Apple", 1: "apples", 2: "an apple", 3: "APPLE", 4: "pear"}
-    )
+    state = play_round(state, rng, {0: "Apple", 1: "apples", 2: "an apple", 3: "APPLE", 4: "pear"})
     assert state.scores == (3, 3, 3, 3, 0)
     assert state.last_round.points == (3, 3, 3, 3, 0)
     assert state.history == (state.last_round,)
@@ -222,9 +217,7 @@ def test_four_same_answers_score_three_each():
 def test_each_answer_scores_on_its_own_and_duplicates_count_once():
     state, rng = start(3, rolls=[2], tasks=[t for t in TASKS if t["id"] in TWO])
     state = to_task(state, rng)
-    state = answer_all(
-        state, rng, {0: ["apple", "Apples"], 1: ["apple", "pear"], 2: ["pear", "kiwi"]}
-    )
+    state = answer_all(state, rng, {0: ["apple", "Apples"], 1: ["apple", "pear"], 2: ["pear", "kiwi"]})
     state = act(state, 0, rng, "confirm")
     # apple: seats 0 and 1 (seat 0's two apples count once); pear: 1 and 2; kiwi: 2.
     assert state.scores == (1, 2, 1)
@@ -342,9 +335,7 @@ def test_move_to_an_action_field_gives_no_hint_and_no_action():
     assert state.phase == Phase.ANSWER and state.current.field is None
 
 
-@pytest.mark.parametrize(
-    ("position", "code"), [(3, "same_position"), (16, "bad_position"), (-1, "bad_position")]
-)
+@pytest.mark.parametrize(("position", "code"), [(3, "same_position"), (16, "bad_position"), (-1, "bad_position")])
 def test_move_to_errors(position, code):
     state, rng = start(rolls=[3], course=course_with(p3=MOVE))
     state = to_task(state, rng)
@@ -519,9 +510,7 @@ def test_split_parts_a_group_for_this_round_and_later_ones():
     assert set(group_of(state, 0).items) == {(0, 0), (2, 0)}
     new = group_of(state, 1)
     assert new.items == ((1, 0),) and new.id == state.current.next_group - 1
-    assert state.current.rulings[-1] == ta.Ruling(
-        kind="split", groups=(group.id,), result=new.id, items=((1, 0),)
-    )
+    assert state.current.rulings[-1] == ta.Ruling(kind="split", groups=(group.id,), result=new.id, items=((1, 0),))
     state = act(state, 0, rng, "confirm")
     assert state.scores == (1, 0, 1, 0)
     state = to_task(state, rng)

@@ -93,11 +93,6 @@ def test_the_content_plays(lang):
         }
         for n, f in enumerate(FIELDS, start=1)
     ]
-    tasks = [
-        {"id": n, "text": t["text"][lang], "answers": t["answers"]}
-        for n, t in enumerate(TASKS, start=1)
-    ]
-    state = ta.new_game(
-        seats=10, rng=random.Random(1), options={"lang": lang}, fields=fields, tasks=tasks
-    )
+    tasks = [{"id": n, "text": t["text"][lang], "answers": t["answers"]} for n, t in enumerate(TASKS, start=1)]
+    state = ta.new_game(seats=10, rng=random.Random(1), options={"lang": lang}, fields=fields, tasks=tasks)
     assert len(state.pile) == len(TASKS) and len(state.board) == ta.BOARD_SIZE
