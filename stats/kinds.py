@@ -140,19 +140,24 @@ def rate_board(
 SEATS = 10  # more than any game seats (a check constraint on Game)
 
 
-def contributions_by_game(game_ids: list[int], rows, per_game) -> dict[int, dict[int, Contribution]]:
-    """``per_game`` of each game's rows (``rows`` ordered by game, then round), read in one query."""
-    by_game: dict[int, dict[int, Contribution]] = {game_id: {} for game_id in game_ids}
-    current, batch = None, []
-    for row in rows.iterator(chunk_size=5000):
-        if row["game_id"] != current:
-            if batch:
-                by_game[current] = per_game(batch)
-            current, batch = row["game_id"], []
-        batch.append(row)
-    if batch:
-        by_game[current] = per_game(batch)
-    return by_game
+def seat_contributions(
+    *, played: list[int], points: list[int], counters: dict[str, list[int]], sample_games: dict[str, str]
+) -> dict[int, Contribution]:
+    """Each seat's contribution from per-seat lists: rounds ``played``, ``points`` and named ``counters``.
+
+    ``sample_games`` names, for a counter that is a figure's sample, the counter of
+    the games it comes from: 1 where the seat has any of it (summed, how many games a
+    figure rests on). Seats with nothing are left out.
+    """
+    contributions = {}
+    for seat in range(SEATS):
+        counts = {name: values[seat] for name, values in counters.items()}
+        counts |= {games: int(counters[sample][seat] > 0) for games, sample in sample_games.items()}
+        if played[seat] or any(counts.values()):
+            contributions[seat] = Contribution(
+                rounds=played[seat], points=points[seat], counts={name: n for name, n in counts.items() if n}
+            )
+    return contributions
 
 
 def figure(

@@ -17,6 +17,7 @@ from stats.kinds import (
     Totals,
     figure,
     rate_board,
+    seat_contributions,
 )
 from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
 
@@ -73,24 +74,19 @@ def storyteller_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
         for seat in seats:
             played[seat] += 1
             points[seat] += round_points.get(seat, 0)
-    contributions = {}
-    for seat in range(SEATS):
-        counts = {
-            "clues": clues[seat],
-            "just_right": just_right[seat],
-            "guesses": guesses[seat],
-            "found": found[seat],
-            "decoys": decoys[seat],
-            "decoy_votes": decoy_votes[seat],
-            "clue_games": int(clues[seat] > 0),
-            "guess_games": int(guesses[seat] > 0),
-            "decoy_games": int(decoys[seat] > 0),
-        }
-        if played[seat] or any(counts.values()):
-            contributions[seat] = Contribution(
-                rounds=played[seat], points=points[seat], counts={k: v for k, v in counts.items() if v}
-            )
-    return contributions
+    return seat_contributions(
+        played=played,
+        points=points,
+        counters={
+            "clues": clues,
+            "just_right": just_right,
+            "guesses": guesses,
+            "found": found,
+            "decoys": decoys,
+            "decoy_votes": decoy_votes,
+        },
+        sample_games={"clue_games": "clues", "guess_games": "guesses", "decoy_games": "decoys"},
+    )
 
 
 def storyteller_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:

@@ -17,6 +17,7 @@ from stats.kinds import (
     Totals,
     figure,
     rate_board,
+    seat_contributions,
 )
 from think_alike.models import ThinkAlikeAnswer, ThinkAlikeRound, ThinkAlikeRoundScore
 
@@ -57,21 +58,12 @@ def think_alike_game_contributions(rounds: Iterable[Mapping]) -> dict[int, Contr
         for seat in seats:
             played[seat] += 1
             points[seat] += round_points.get(seat, 0)
-    contributions = {}
-    for seat in range(SEATS):
-        counts = {
-            "answers": answers[seat],
-            "matched": matched[seat],
-            "duels": duels[seat],
-            "duels_won": duels_won[seat],
-            "answer_games": int(answers[seat] > 0),
-            "duel_games": int(duels[seat] > 0),
-        }
-        if played[seat] or any(counts.values()):
-            contributions[seat] = Contribution(
-                rounds=played[seat], points=points[seat], counts={k: v for k, v in counts.items() if v}
-            )
-    return contributions
+    return seat_contributions(
+        played=played,
+        points=points,
+        counters={"answers": answers, "matched": matched, "duels": duels, "duels_won": duels_won},
+        sample_games={"answer_games": "answers", "duel_games": "duels"},
+    )
 
 
 def think_alike_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
