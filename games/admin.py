@@ -45,3 +45,17 @@ class GameListFilter(admin.SimpleListFilter):
         if chosen and chosen.isdigit():
             return queryset.filter(game_id=int(chosen))
         return queryset
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Rows a game wrote (a round's cards, votes, answers, scores): shown, never edited."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -11,7 +11,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.admin import GameListFilter
+from games.admin import GameListFilter, ReadOnlyInline
 
 from .models import Card, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
 from .services.cards import (
@@ -377,20 +377,6 @@ def _picture(card: Card, *, width: int, height: int):
 
 def _seat(seat) -> str:
     return f"{seat.position}: {seat.user}"
-
-
-class ReadOnlyInline(admin.TabularInline):
-    """Rows of a revealed round: written by the game, never edited."""
-
-    extra = 0
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 class TableCardInline(ReadOnlyInline):

@@ -11,7 +11,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.admin import GameListFilter
+from games.admin import GameListFilter, ReadOnlyInline
 
 from .models import (
     BoardField,
@@ -151,19 +151,6 @@ class BoardFieldAdmin(ContentAdmin):
 
 def _seat(seat) -> str:
     return f"{seat.position}: {seat.user}"
-
-
-class ReadOnlyInline(admin.TabularInline):
-    """Rows of a scored round: written by the game, never edited."""
-
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 class AnswerInline(ReadOnlyInline):
