@@ -52,7 +52,8 @@ class KindTemplates:
     in the list of players (``p``); ``rules``: the
     rules page; ``notification``: the in-site text of a notification (``note``);
     ``asked``: the sentence an email uses for what is asked (``asked``, ``game``);
-    ``replay``: a finished round in the replay; ``head``: extra tags in the page's
+    ``replay``: a finished round in the replay; ``missed``: what a missed deadline
+    does, in a reminder email (``asked``); ``head``: extra tags in the page's
     head (a style sheet); ``options``: a line on the board about the game's options.
     """
 
@@ -69,6 +70,7 @@ class KindTemplates:
     replay: str = ""
     head: str = ""
     options: str = ""
+    missed: str = ""
 
 
 class GameKind:

@@ -3,8 +3,9 @@
 Sent by the services inside the transaction that makes the change, under the
 game's lock, so a receiver's rows commit (or roll back) with it; a receiver that
 starts work outside the database registers it with ``transaction.on_commit``.
-The core imports none of its listeners (statistics, notifications): they connect
-in their ``AppConfig.ready()``, so the arrows point one way.
+The core knows none of its listeners (the apps of statistics and of
+notifications): each connects in its own ``AppConfig.ready()``, so the arrows
+point one way.
 """
 
 from django.dispatch import Signal

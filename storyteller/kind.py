@@ -21,6 +21,7 @@ class StorytellerKind(GameKind):
         rules="storyteller/rules.html",
         notification="storyteller/notifications/text.html",
         asked="storyteller/notifications/asked.txt",
+        missed="storyteller/notifications/missed.txt",
         new_game="storyteller/partials/new_game.html",
         player_role="storyteller/partials/player_role.html",
         player_done="storyteller/partials/player_done.html",
