@@ -20,8 +20,6 @@ from think_alike.engine.matching import Group
 from think_alike.models import BoardField
 from think_alike.services.game import landed_kind
 
-SETUP_PHASES = {str(phase) for phase in engine.TURN_HOLDER_PHASES}
-
 
 def _field(state: engine.State, field_id: int) -> dict:
     f = engine.field(state, field_id)
