@@ -19,6 +19,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+# A database with no connection to give answers 503 with Retry-After, not 500.
+handler500 = "games.busy.server_error"
+
 if settings.SERVE_MEDIA:
     urlpatterns += [
         re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT}),

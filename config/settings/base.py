@@ -100,9 +100,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+elif env.bool("DATABASE_POOL", default=True):
+    # A pool per process (psycopg's, through Django): a request borrows a connection
+    # and gives it back, so a burst of requests queues for DATABASE_POOL_MAX of them
+    # instead of opening one per thread until the server has no more to give. One
+    # that waits longer than DATABASE_POOL_TIMEOUT seconds is answered 503 with
+    # Retry-After (games.busy), never 500. Size it so that processes x max stays
+    # under PostgreSQL's max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN", default=2),
+        "max_size": env.int("DATABASE_POOL_MAX", default=20),
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+    }
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# How long a client told "busy" (503) should wait before it tries again, in seconds.
+FABULA_BUSY_RETRY_AFTER = env.int("FABULA_BUSY_RETRY_AFTER", default=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

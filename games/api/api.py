@@ -19,6 +19,7 @@ from ninja.security import HttpBearer
 from pydantic.json_schema import models_json_schema
 
 from accounts.services import token_authenticate
+from games.busy import busy_response, database_busy
 from games.services.errors import GameError
 
 from .errors import ApiError
@@ -211,6 +212,8 @@ def on_not_found(request, exc):
 
 @api.exception_handler(Exception)
 def on_unexpected(request, exc):
+    if database_busy(exc):  # no connection could be had in time: not a bug, try again shortly
+        return busy_response(json=True)
     # A bug: log it for the developers, and still answer in the API's format.
     log.exception("API error on %s %s", request.method, request.path)
     return error_response(request, 500, "server_error", _("Something went wrong on our side."))
