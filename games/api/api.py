@@ -10,6 +10,7 @@ import logging
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
@@ -79,6 +80,14 @@ class FabulaApi(NinjaAPI):
         return operation.view_func.__name__
 
     def get_openapi_schema(self, *args, **kwargs):
+        """The document, built once per process and language (building it takes ~90 ms); never mutate it."""
+        key = (translation.get_language(), repr(args), repr(sorted(kwargs.items())))
+        documents = self.__dict__.setdefault("_documents", {})
+        if key not in documents:
+            documents[key] = self._openapi_schema_built(*args, **kwargs)
+        return documents[key]
+
+    def _openapi_schema_built(self, *args, **kwargs):
         document = super().get_openapi_schema(*args, **kwargs)
         schemas = document.setdefault("components", {}).setdefault("schemas", {})
         for path, item in document["paths"].items():

@@ -100,3 +100,16 @@ def test_the_docs_page_loads_nothing_from_elsewhere(client):
     page = response.content.decode()
     assert "/static/ninja/swagger-ui-bundle.js" in page and f"{API}/openapi.json" in page
     assert "cdn" not in page.lower() and "https://" not in page
+
+
+def test_the_schema_is_built_once_per_process_and_language(client):
+    from django.utils import translation
+
+    from games.api.api import api
+
+    first = client.get(f"{API}/openapi.json").json()
+    document = api.get_openapi_schema(path_prefix="/api/v1/")
+    assert api.get_openapi_schema(path_prefix="/api/v1/") is document  # not built again
+    assert client.get(f"{API}/openapi.json").json() == first
+    with translation.override("fr"):
+        assert api.get_openapi_schema(path_prefix="/api/v1/") is not document  # each language its own
