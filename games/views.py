@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -39,26 +40,42 @@ def rules(request, kind: str):
     return render(request, game_kind.templates.rules)
 
 
+LOBBY_PAGE_SIZE = 30
+MINE_PAGE_SIZE = 20
+
+
+def _page_context(request, games, size: int) -> dict:
+    """One page of ``games`` (``?page=``), and what the pager and the live refresh need."""
+    page = Paginator(games, size).get_page(request.GET.get("page"))
+    return {"games": page.object_list, "page": page.number, "pages": page.paginator.num_pages, "query": ""}
+
+
+def _lobby_page(request) -> dict:
+    return _page_context(request, games_open_public(exclude_user=request.user), LOBBY_PAGE_SIZE)
+
+
+def _mine_page(request) -> dict:
+    return _page_context(request, games_for_user(user=request.user), MINE_PAGE_SIZE)
+
+
 def lobby(request):
-    games = games_open_public(exclude_user=request.user)
-    return render(request, "games/lobby.html", {"games": games})
+    return render(request, "games/lobby.html", _lobby_page(request))
 
 
 @require_GET
 def lobby_fragment(request):
-    games = games_open_public(exclude_user=request.user)
-    return render(request, "games/partials/lobby_list.html", {"games": games})
+    return render(request, "games/partials/lobby_list.html", _lobby_page(request))
 
 
 @login_required
 def mine(request):
-    return render(request, "games/mine.html", {"games": games_for_user(user=request.user)})
+    return render(request, "games/mine.html", _mine_page(request))
 
 
 @login_required
 @require_GET
 def mine_fragment(request):
-    return render(request, "games/partials/mine_list.html", {"games": games_for_user(user=request.user)})
+    return render(request, "games/partials/mine_list.html", _mine_page(request))
 
 
 @login_required

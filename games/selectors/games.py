@@ -1,4 +1,5 @@
-from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Value, When
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from games.models import Game, Seat
@@ -33,11 +34,12 @@ def game_view(*, game: Game, seats: list[Seat], user) -> dict:
 
 
 def games_open_public(*, exclude_user=None):
+    """The public games waiting for players, newest first: a queryset, to page through."""
     games = (
         Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
         .select_related("creator")
         .annotate(seated=Count("seats"))
-        .order_by("-created_at")
+        .order_by("-created_at", "-pk")
     )
     if exclude_user is not None and exclude_user.is_authenticated:
         games = games.annotate(joined=Exists(Seat.objects.filter(game=OuterRef("pk"), user=exclude_user)))
@@ -45,7 +47,8 @@ def games_open_public(*, exclude_user=None):
 
 
 def games_for_user(*, user, status: str | None = None):
-    """Every game the user sits in, those waiting for the user first, then by deadline."""
+    """Every game the user sits in, those waiting for the user first, then by deadline: a queryset, sorted
+    by the database (so that a page of it costs the same however many games the user has)."""
     mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
     games = (
         Game.objects.filter(Exists(mine))
@@ -53,26 +56,21 @@ def games_for_user(*, user, status: str | None = None):
         .annotate(
             my_turn=Exists(mine.filter(to_act=True)),
             seated=Count("seats", distinct=True),
+            status_rank=Case(
+                When(status=Game.Status.ACTIVE, then=Value(0)),
+                When(status=Game.Status.OPEN, then=Value(1)),
+                When(status=Game.Status.FINISHED, then=Value(2)),
+                default=Value(3),
+            ),
+            no_deadline=Case(When(deadline_at__isnull=True, then=Value(1)), default=Value(0)),
+            sort_at=Coalesce("deadline_at", "created_at"),
         )
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position")))
+        .order_by("-my_turn", "status_rank", "no_deadline", "sort_at", "-pk")
     )
     if status:
         games = games.filter(status=status)
-    order = {
-        Game.Status.ACTIVE: 0,
-        Game.Status.OPEN: 1,
-        Game.Status.FINISHED: 2,
-    }
-    return sorted(
-        games,
-        key=lambda g: (
-            not g.my_turn,
-            order.get(g.status, 3),
-            g.deadline_at is None,
-            g.deadline_at or g.created_at,
-            -g.pk,
-        ),
-    )
+    return games
 
 
 def games_listed(*, user, status: str | None = None, mine: bool = False, limit: int = 50) -> list[Game]:

@@ -221,3 +221,54 @@ def test_rules_index_links_every_kind(client):
         assert reverse("games:rules", args=[kind.slug]) in page
         assert str(kind.label) in page
     assert reverse("games:rules_index") in client.get(reverse("games:lobby")).content.decode()  # the nav's link
+
+
+def _many_games(creator, count: int, **kwargs):
+    """``count`` open games of ``creator`` at once (rows, as the services make them)."""
+    from games.models import Seat
+
+    games = Game.objects.bulk_create(
+        Game(kind="storyteller", max_seats=4, phase_seconds=3600, creator=creator, options={}, **kwargs)
+        for _ in range(count)
+    )
+    Seat.objects.bulk_create(Seat(game=game, user=creator, position=0) for game in games)
+    return sorted(games, key=lambda game: game.pk)
+
+
+def test_the_lobby_is_paged_newest_first(client):
+    from games.views import LOBBY_PAGE_SIZE
+
+    games = _many_games(UserFactory(), LOBBY_PAGE_SIZE + 5)
+    first = client.get(reverse("games:lobby")).content.decode()
+    assert games[-1].get_absolute_url() in first and games[0].get_absolute_url() not in first
+    assert "Page 1 of 2" in first
+    second = client.get(reverse("games:lobby"), {"page": 2}).content.decode()
+    assert games[0].get_absolute_url() in second and games[-1].get_absolute_url() not in second
+    # The live refresh of page 2 fetches page 2, and the fragment says so too.
+    assert f'{reverse("games:lobby_fragment")}?page=2"' in second
+    fragment = client.get(reverse("games:lobby_fragment"), {"page": 2}).content.decode()
+    assert games[0].get_absolute_url() in fragment and "Page 2 of 2" in fragment
+
+
+def test_my_games_are_paged_and_cost_the_same_however_many(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.views import MINE_PAGE_SIZE
+
+    me = UserFactory()
+    client.force_login(me)
+    _many_games(me, 3)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(reverse("games:mine")).status_code == 200
+    games = _many_games(me, MINE_PAGE_SIZE * 3)
+    with CaptureQueriesContext(connection) as many:
+        page = client.get(reverse("games:mine")).content.decode()
+    assert len(many.captured_queries) <= len(few.captured_queries) + 1  # the pager's count
+    assert page.count('class="game-row') == MINE_PAGE_SIZE and "Page 1 of 4" in page
+    last = client.get(reverse("games:mine"), {"page": 4}).content.decode()
+    assert last.count('class="game-row') == 3  # 63 games, 20 a page
+    every = "".join(client.get(reverse("games:mine"), {"page": n}).content.decode() for n in (1, 2, 3, 4))
+    assert all(game.get_absolute_url() in every for game in games)  # each on some page, once
+    nonsense = client.get(reverse("games:mine"), {"page": "nonsense"}).content.decode()
+    assert "Page 1 of 4" in nonsense
