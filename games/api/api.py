@@ -45,8 +45,9 @@ schemas too. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
 with status 400 (malformed or invalid input: `bad_request`, `malformed_json`, or
 `bad_action` for an action the game does not take as sent), 401 (no or bad token),
 403 (not yours to see or do), 404 (unknown), 409 (not allowed now: wrong phase,
-already voted, your own card, game full...) or 429 (too many requests; see
-`Retry-After`). Answers may gain fields; none will be renamed.
+already voted, your own card, game full...), 429 (too many requests; see
+`Retry-After`) or 503 (`busy`: the server could not get to its database in time; try
+again after `Retry-After`). Answers may gain fields; none will be renamed.
 
 **Playing.** Poll `GET /api/v1/games/{id}` (its `version` goes up with every change);
 when `you.to_act` is true, send the action the `phase` asks for to
@@ -101,7 +102,7 @@ class FabulaApi(NinjaAPI):
                         "required": True,
                     }
                 for status, response in operation.get("responses", {}).items():
-                    if str(status) == "429":
+                    if str(status) in ("429", "503"):
                         response["headers"] = {"Retry-After": RETRY_AFTER}
                     if str(status) == "401" and operation.get("security"):  # the token's 401, not a password's
                         response["headers"] = {"WWW-Authenticate": WWW_AUTHENTICATE}

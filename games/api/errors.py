@@ -13,5 +13,5 @@ class ApiError(Exception):
 
 
 def errors(*statuses: int) -> dict:
-    """The error answers an operation documents."""
-    return dict.fromkeys(statuses, Error)
+    """The error answers an operation documents; every one may answer 503 (busy: ``games.busy``)."""
+    return dict.fromkeys((*statuses, 503), Error)

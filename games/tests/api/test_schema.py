@@ -113,3 +113,12 @@ def test_the_schema_is_built_once_per_process_and_language(client):
     assert client.get(f"{API}/openapi.json").json() == first
     with translation.override("fr"):
         assert api.get_openapi_schema(path_prefix="/api/v1/") is not document  # each language its own
+
+
+def test_every_operation_may_answer_busy_with_retry_after(client):
+    document = client.get(f"{API}/openapi.json").json()
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            busy = operation["responses"].get("503")
+            assert busy is not None, (method, path)
+            assert "Retry-After" in busy["headers"], (method, path)
