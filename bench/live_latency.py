@@ -1,6 +1,6 @@
 """How long from a player's action to the other players' pages hearing of it.
 
-N live games of P simulated players play against a real daphne serving
+N live games of P simulated players play against a real server (uvicorn, as bin/run; --server daphne to compare) serving
 ``config.asgi`` with the configured channel layer (Redis when REDIS_URL is set,
 else the in-memory one). Each player holds the socket its game page would hold
 (its game and its user group, signed in by a session cookie). In each game one
@@ -60,7 +60,10 @@ def parse_args(argv=None):
         help="mean seconds between two actions in one game (6: a live round of 4, seven actions, in about 40 s)",
     )
     parser.add_argument(
-        "--servers", type=int, default=1, help="daphne processes, players spread over them (Redis only)"
+        "--servers", type=int, default=1, help="server processes, players spread over them (Redis only)"
+    )
+    parser.add_argument(
+        "--server", choices=("uvicorn", "daphne"), default="uvicorn", help="the ASGI server (uvicorn, as bin/run)"
     )
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds after which a message counts as lost (5)")
     parser.add_argument("--seed", type=int, default=1)
@@ -154,7 +157,8 @@ def make_games(args) -> list[list[Player]]:
     games = []
     for g in range(args.games):
         users = [
-            User.objects.create(username=f"bench{g}x{p}", display_name=f"Player {p + 1}") for p in range(args.players)
+            User.objects.create(username=f"bench{g}x{p}", display_name=f"Player {g}.{p + 1}")
+            for p in range(args.players)
         ]
         game = game_create(
             creator=users[0], max_seats=args.players, pace="live", visibility="private", options={"deck": deck.pk}
@@ -395,9 +399,13 @@ def figures(seconds: list[float]) -> dict:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU time a process has used so far (Linux)."""
+    """User and system CPU time a process and its living children have used so far (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    children = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        children.update(int(child) for child in task.read_text().split())
+    return own + sum(cpu_seconds(child) for child in children)
 
 
 def report(args, setup: dict, baseline: Results, live: Results) -> bool:
@@ -421,7 +429,7 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
     print()
     print(
         f"{args.games} live games of {args.players}, {args.rounds} round(s), an action every ~{args.think:g}s a game; "
-        f"{setup['servers']} daphne on {setup['layer']}, {setup['database']}; "
+        f"{setup['servers']} {args.server} on {setup['layer']}, {setup['database']}; "
         f"{setup['cores']} cores, load {setup['load_before']:.1f} before"
     )
     print(f"{'':28} {'count':>7} {'lost':>6} {'median':>11} {'p95':>11} {'max':>11}")
@@ -432,7 +440,7 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
         per_action = setup["server_cpu_per_action"]
         print(
             f"server CPU: {per_action * 1000:.0f} ms per action (its POST, the fan-out, the others' fetches): "
-            f"one daphne process, one core, keeps up with ~{1 / per_action:.1f} actions/s; "
+            f"one {args.server} process, one core, keeps up with ~{1 / per_action:.1f} actions/s; "
             f"this run asked {setup['actions_per_second']:.1f}/s"
         )
     print(f"aim (nothing lost, pages updated with p95 < {AIM_P95_SECONDS:g} s): {'met' if met else 'MISSED'}")
@@ -464,7 +472,9 @@ def main(argv=None) -> int:
         print(f"setting up {args.games} games ({connection.vendor}) ...", flush=True)
         games = make_games(args)
         for index in range(args.servers):
-            server = AsgiServer(env=dict(os.environ), port=free_port(), log_path=workdir / f"daphne-{index}.log")
+            server = AsgiServer(
+                env=dict(os.environ), port=free_port(), log_path=workdir / f"server-{index}.log", server=args.server
+            )
             server.start()
             servers.append(server)
         setup = {
@@ -487,7 +497,7 @@ def main(argv=None) -> int:
             setup["actions_per_second"] = len(live.answered) / (time.monotonic() - started)
         return 0 if report(args, setup, baseline, live) else 1
     except Exception:
-        for log in sorted(workdir.glob("daphne-*.log")):
+        for log in sorted(workdir.glob("server-*.log")):
             print(f"--- the end of {log.name}:\n{log.read_text()[-3000:]}", file=sys.stderr)
         raise
     finally:

@@ -1,4 +1,4 @@
-"""A real ASGI server (daphne) in a subprocess, for browser tests and the live benchmark.
+"""A real ASGI server (uvicorn, as ``bin/run`` serves) in a subprocess, for browser tests and the benchmarks.
 
 Unlike pytest-django's ``live_server`` (HTTP only, in a thread), pages served
 here hold their live socket, and the server can be stopped and started again.
@@ -32,13 +32,30 @@ def database_url(settings_dict: dict) -> str:
     return f"postgres://{credentials}{settings_dict.get('HOST') or '127.0.0.1'}{port}/{name}"
 
 
-class AsgiServer:
-    """``config.asgi`` under daphne on 127.0.0.1:``port``, set up by ``env``; its output goes to ``log_path``."""
+def server_command(server: str, *, host: str, port: int, workers: int = 1) -> list[str]:
+    """The command line of ``server`` ("uvicorn", the one ``bin/run`` uses, or "daphne") serving ``config.asgi``."""
+    if server == "uvicorn":
+        return [
+            sys.executable, "-m", "uvicorn", "config.asgi:application",
+            "--host", host, "--port", str(port), "--workers", str(workers),
+            "--loop", "uvloop", "--http", "httptools", "--ws", "websockets",
+            "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "5",
+        ]  # fmt: skip
+    if server == "daphne":
+        return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), "config.asgi:application"]
+    raise ValueError(f"unknown server {server!r}")
 
-    def __init__(self, *, env: dict, port: int, log_path: Path):
+
+class AsgiServer:
+    """``config.asgi`` under uvicorn (or ``server``) on 127.0.0.1:``port``, set up by ``env``; its output goes to
+    ``log_path``."""
+
+    def __init__(self, *, env: dict, port: int, log_path: Path, server: str = "uvicorn", workers: int = 1):
         self.env = env
         self.port = port
         self.log_path = log_path
+        self.server = server
+        self.workers = workers
         self.url = f"http://127.0.0.1:{port}"
         self.process = None
 
@@ -48,7 +65,7 @@ class AsgiServer:
     def start(self, timeout: float = 30.0) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                server_command(self.server, host="127.0.0.1", port=self.port, workers=self.workers),
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -56,13 +73,13 @@ class AsgiServer:
             )
         give_up_at = time.monotonic() + timeout
         while time.monotonic() < give_up_at and self.process.poll() is None:
-            try:  # daphne listens once the application is loaded
+            try:  # the server listens once the application is loaded
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 return
             except OSError:
                 time.sleep(0.05)
         self.stop()
-        raise RuntimeError(f"daphne did not start; the end of its log:\n{self.log_path.read_text()[-3000:]}")
+        raise RuntimeError(f"{self.server} did not start; the end of its log:\n{self.log_path.read_text()[-3000:]}")
 
     def stop(self) -> None:
         if self.process is None:
