@@ -1,36 +1,42 @@
 """Think Alike: when do two written answers count as the same answer?
 
-Pure Python, standard library only. The public API:
+Pure Python (no Django): the Snowball stemmers and RapidFuzz, with what
+``languages.py`` knows of each language (en, da, sv, nb, fi, fr). The public API:
 
 - ``normalize(text, lang) -> str``: the key of one answer. Folds what can be decided
-  from the answer alone: Unicode compatibility forms (NFKC), case (casefold),
-  accents that do not make another letter, punctuation, spacing, apostrophes, a
-  leading article ("the dog" -> "dog", "en hund" -> "hund"), "&" and number words
-  ("Seven" -> "7", "syv" -> "7"). An empty key means a blank answer.
-- ``same_answer(a, b, lang) -> bool``: whether two keys match. Adds what needs both
-  answers: plural and inflected forms ("horses" ~ "horse", "hundene" ~ "hund",
-  "tigre" ~ "tiger"), writing with or without spaces ("ice cream" ~ "icecream"),
-  Danish letters written the international way ("jordbaer" ~ "jordbær"), and
-  obvious misspellings (one typo in a word of 5+ letters, two in 9+, first letter
-  right, and never between two different words that are both in the short list of
-  common words below, so "house" and "horse" stay apart).
-- ``group_answers(answers, lang, equivalences) -> tuple[Group, ...]``: the automatic
-  grouping of one round's answers; ``answers`` are ``(seat, index, text)`` triples
-  (index = which of the seat's answers). Blank answers are left out: they match
-  nothing.
+  from the answer alone: Unicode compatibility forms (NFKC), case (casefold), accents
+  that do not make another letter (not in French, see below), punctuation, spacing,
+  apostrophes (French elisions "l'arbre" -> "arbre"), a leading article ("the dog",
+  "en hund", "ett hus", "la pomme" -> the noun), "&" and number words ("Seven" -> "7",
+  "syv" -> "7", "neljä" -> "4"). An empty key means a blank answer.
+- ``same_answer(a, b, lang) -> bool``: whether two keys match, word by word. Two words
+  match when they are the same word in another form: the Snowball stem of the word
+  or of a form the language's rules take it for (plural and definite endings,
+  "tigre" -> "tiger", "knives" -> "knife", irregular "mice" -> "mouse"); written with
+  or without spaces ("ice cream" ~ "icecream"); Nordic letters written the
+  international way ("jordbaer" ~ "jordbær"); and obvious misspellings (RapidFuzz's
+  distance with swaps: one typo in a word of 5+ letters, two in 9+, first letter
+  right, no Nordic letter changed). Never between two different words of the
+  language's common-word list (``words/<lang>.txt``): "house" is not "horse",
+  "fisker" (fisherman) not "fisk" (fish), however close their spelling or stem.
+- ``group_answers(answers, lang, equivalences) -> tuple[Group, ...]``: the grouping of
+  one round's answers, ``(seat, index, text)`` triples. No chaining: an answer joins
+  a group only when it matches every answer of it (complete linkage), so "cote"
+  matching both "côte" and "côté" does not put those two in one group.
 - ``Equivalences``: the rulings of one game's turn holders ("these mean the same",
-  "these are different"), applied to every later round's grouping. A merge is
-  binding; a split keeps the parted answers from being joined again by the
-  automatic similarity (a later merge can join them again).
+  "these are different"), kept for the rest of the game on every form of the words
+  involved (a merge of "sofa" and "couch" joins "sofas" and "couches" later; a split
+  of "sofas" from "couches" undoes that merge for every form).
 
-Never folded: letters that are letters of their own in the Nordic and German
-alphabets (æ, ø, å, ä, ö, ü). "bær" (berry) is not "bar", "mør" (tender) is not
-"mor" (mother), "får" (sheep) is not "far" (father). In Danish, ä and ö are read as
-æ and ø (Swedish and German keyboards write them so).
-
-Accents that only mark stress or a loan word's spelling (é, è, ê, á, ï, ç ...) are
-folded: Danish writes "idé" or "ide", "allé" or "alle", English "café" or "cafe",
-"naïve" or "naive", and players on a phone type whichever their keyboard offers.
+Letters: never folded where the language has them as letters of their own: Nordic
+å, æ, ø, ä, ö (and ü). "bær" (berry) is not "bar", "får" (sheep) not "far" (father),
+Swedish "hål" not "hal", Finnish "tämä" not "tama". Foreign keyboards' spellings of
+them are read as them (Danish ä -> æ, Swedish ø -> ö). Accents that only mark stress
+or a loan word (é, è, ï, ç ...) are folded in en, da, sv, nb and fi ("idé" ~ "ide",
+"café" ~ "cafe"). French keeps its accents in the key and folds them for matching
+only where the words are not otherwise distinct: "cafe" ~ "café", "elephant" ~
+"éléphant", but "côte" (coast) and "côté" (side), "mur" and "mûr", which are both
+words, stay apart.
 """
 
 from __future__ import annotations
@@ -40,218 +46,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.engine import serial
+from rapidfuzz.distance import OSA
 
+from games.engine import serial
+from think_alike.engine.languages import LANGUAGES, Language, known_stems, stem, word_list
+
+# Every language answers are grouped in.
+SUPPORTED = tuple(LANGUAGES)
+# The languages a game may be played in so far (its cards and fields exist in them);
+# the content half of issue 16 widens this to SUPPORTED.
 LANGS = ("en", "da")
 
-# Letters with a mark that is part of the letter: kept as they are.
-_OWN_LETTERS = frozenset("åäöü")
-# Letters that count double in the misspelling distance: a typo never turns a into å.
-_NORDIC = frozenset("æøåäöü")
-_DA_FOREIGN_LETTERS = {"ä": "æ", "ö": "ø"}
-_DA_ASCII = str.maketrans({"æ": "ae", "ø": "oe", "å": "aa"})
 _APOSTROPHES = frozenset("'’‘ʼ`´′")
-_AND = {"en": "and", "da": "og"}
-_ARTICLES = {
-    "en": frozenset({"a", "an", "the"}),
-    "da": frozenset({"en", "et", "den", "det", "de"}),
-}
-_NUMBERS = {
-    "en": {
-        word: str(n)
-        for n, word in enumerate(
-            "zero one two three four five six seven eight nine ten eleven twelve thirteen"
-            " fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
-        )
-    },
-    "da": {
-        word: str(n)
-        for n, word in enumerate(
-            "nul en to tre fire fem seks syv otte ni ti elleve tolv tretten fjorten"
-            " femten seksten sytten atten nitten tyve".split()
-        )
-    }
-    | {"et": "1"},
-}
-
-_IRREGULAR = {
-    "en": {
-        "children": "child",
-        "men": "man",
-        "women": "woman",
-        "people": "person",
-        "mice": "mouse",
-        "geese": "goose",
-        "feet": "foot",
-        "teeth": "tooth",
-        "oxen": "ox",
-        "lice": "louse",
-        "cacti": "cactus",
-        "fungi": "fungus",
-        "dice": "die",
-    },
-    "da": {
-        "mænd": "mand",
-        "mændene": "mand",
-        "børn": "barn",
-        "børnene": "barn",
-        "fødder": "fod",
-        "fødderne": "fod",
-        "tænder": "tand",
-        "tænderne": "tand",
-        "gæs": "gås",
-        "gæssene": "gås",
-        "køer": "ko",
-        "køerne": "ko",
-        "nætter": "nat",
-        "nætterne": "nat",
-        "hænder": "hånd",
-        "hænderne": "hånd",
-        "bøger": "bog",
-        "bøgerne": "bog",
-        "brødre": "bror",
-        "brødrene": "bror",
-        "døtre": "datter",
-        "døtrene": "datter",
-        "mødre": "mor",
-        "mødrene": "mor",
-        "fædre": "far",
-        "fædrene": "far",
-        "øjne": "øje",
-        "øjnene": "øje",
-        "tæer": "tå",
-        "tæerne": "tå",
-        "bønder": "bonde",
-        "rødder": "rod",
-        "øer": "ø",
-        "øerne": "ø",
-        "kartofler": "kartoffel",
-        "kartoflerne": "kartoffel",
-        "stænger": "stang",
-        "tænger": "tang",
-        "render": "rand",
-    },
-}
-
-# Danish words in -er that are not plurals (mostly people who do something): their
-# -er is not taken off, so "fisker" (fisherman) does not match "fisk" (fish).
-_DA_KEEP_ER = frozenset(
-    """bager fisker maler lærer løber vinder slagter sanger danser tegner snedker
-    tømrer murer spiller taber politiker kører sommer vinter hammer computer peber
-    sukker sokker ager anker kammer sover jæger ejer skuespiller fodboldspiller
-    præster søster broder moder fader datter finger tiger lever blomster""".split()
-)
-
-_VOWELS = frozenset("aeiouyæøåäöü")
-
-# Common words, in the form a lemma takes: two different words of this list are
-# never taken for misspellings of each other ("house"/"horse", "sokker"/"sukker").
-_KNOWN = {
-    "en": frozenset(
-        """apple banana orange lemon melon mango peach grape cherry berry strawberry
-        raspberry blueberry pineapple coconut apricot tomato potato carrot onion garlic
-        pepper cucumber lettuce cabbage broccoli spinach pumpkin bread break butter
-        cheese cream dream water wafer juice coffee cocoa candy sugar honey money pasta
-        paste pizza salad salsa sauce steak stake snack snake shake skate cookie toast
-        coast roast beach bench peach poach pouch couch torch porch watch match patch
-        house horse mouse moose goose sheep sheet sleep sweet sweat sweater shirt skirt
-        short shoe boot boat booth sock glove scarf scare jacket dress press tiger timer
-        zebra camel eagle eager whale while whole shark share sharp panda koala rabbit
-        parrot puppy poppy kitten mitten monkey donkey turkey hippo rhino spider beetle
-        insect snail giraffe elephant penguin dolphin octopus lobster oyster salmon trout
-        chicken kitchen pigeon raven robin heart heard hearth plane plant place plate
-        planet table cable chair stair floor flour flower power tower clock cloak cloud
-        clown crown crowd frown stone store stove story storm train trail brain drain
-        grain grass glass class brush crush paper pager piper pencil ruler eraser rubber
-        scissors stapler laptop mobile screen scream stream bridge fridge ridge knife
-        spoon sport spool light night right might fight sight tight flight candle handle
-        pillow willow blanket basket bucket rocket pocket locket socket ticket racket
-        castle cattle bottle battle kettle bubble puzzle teddy truck bicycle tractor
-        trailer wagon scooter helmet hammer ladder letter bitter better mirror doctor
-        nurse teacher farmer police pilot baker banker barber singer dancer winter
-        summer spring autumn sunny rainy snowy cloudy queen green greed music magic
-        movie party smile smell spell shell shelf thunder lightning rainbow saturn venus
-        earth jupiter comet meteor ocean river island forest desert jungle mountain
-        valley volcano garden school church museum prison palace cinema theatre theater
-        hotel office market street wallet purse tissue lipstick bride ghost guest witch
-        wheel wheat swing slide spade space spice price prince princess dragon knight
-        giant pirate treasure sword world would mould could round sound pound hound
-        mount count mouth north south tooth truth youth thorn birch beech maple ample
-        tulip daisy lilac cactus lotus orchid violet violin guitar piano drum flute
-        trumpet cello organ chess poker bingo lotto monopoly scrabble football tennis
-        hockey rugby cricket boxing cycling skiing skating swimming running sailing
-        rowing dancing reading knitting baking cooking gaming fishing hiking camping
-        paint point print stamp stump mummy mommy daddy granny grandma grandpa uncle
-        cousin sister brother mother father child student friend fairy angel devil
-        santa elf reindeer snowman snowball sledge sleigh present gift tree crayon marker
-        brick block blocks ninja robot alien planet rocket circus clown juggler acrobat
-        lion tamer magician wizard fairy goblin troll unicorn mermaid cheetah leopard
-        panther jaguar horse pony donkey mule goat llama alpaca bison buffalo moose
-        deer fox badger hedgehog squirrel beaver otter seal walrus shrimp prawn squid
-        jellyfish starfish seahorse coral turtle tortoise lizard frog toad crocodile
-        alligator snake cobra python viper sloth koala kangaroo wombat ostrich emu
-        flamingo peacock parrot pelican swan duck owl crow magpie sparrow finch swallow
-        stork heron hawk falcon vulture butterfly moth bee wasp hornet ant fly mosquito
-        ladybird ladybug spider scorpion worm slug snail bread toast bagel muffin donut
-        doughnut waffle pancake crepe croissant sandwich burger hotdog sausage bacon
-        ham egg omelette cereal porridge yoghurt yogurt milk tea lemonade cola beer wine
-        champagne cider whisky vodka rum gin soda smoothie chocolate vanilla caramel
-        toffee liquorice licorice marshmallow popcorn crisps chips fries ketchup mustard
-        mayonnaise vinegar salt cinnamon ginger nutmeg paprika curry chilli chili basil
-        oregano parsley thyme rosemary mint dill sage soup stew curry noodle rice sushi
-        taco burrito kebab lasagne lasagna spaghetti risotto""".split()
-    ),
-    "da": frozenset(
-        """æble banan appelsin citron melon pære blomme kirsebær jordbær hindbær blåbær
-        ananas kokosnød abrikos tomat kartoffel gulerod løg hvidløg peber agurk salat kål
-        broccoli spinat græskar brød smør ost fløde mælk vand juice kaffe kakao slik
-        sukker honning pasta pizza sovs bøf kage småkage pandekage bolle bold hest hus
-        mus elg gås får kat hund ko gris ged kanin hamster marsvin papegøje hvalp killing
-        kylling tiger løve zebra kamel ørn hval haj panda koala abe æsel kalkun flodhest
-        næsehorn edderkop bille insekt snegl slange giraf elefant pingvin delfin
-        blæksprutte hummer østers laks ørred krabbe due krage krave ravn svane ugle
-        hjerte hjerne fly plante plads tallerken bord stol trappe gulv mel blomst tårn
-        ur kappe sky klovn krone sten butik komfur historie storm tog sti korn græs glas
-        klasse børste papir blyant lineal viskelæder saks hæftemaskine telefon computer
-        skærm bro køleskab kniv ske gaffel lys nat lampe stearinlys håndtag sofa pude
-        dyne kurv spand raket lomme billet jakke slot flaske kedel puslespil dukke bamse
-        lastbil cykel traktor vogn løbehjul hjelm hammer stige brev spejl læge
-        sygeplejerske lærer landmand politi pilot bager frisør sanger danser vinter
-        vinder sommer forår efterår penge dronning konge prins prinsesse grøn musik
-        magi film fest smil lugt skal hylde sne torden lyn regnbue planet stjerne måne
-        måned jord komet hav flod sø strand skov ørken jungle bjerg dal vulkan have
-        skole kirke museum fængsel palads biograf teater hotel kontor marked gade vej
-        park pung nøgle lommetørklæde læbestift kam tryllestav kort brud spøgelse gæst
-        heks hjul hvede gynge rutsjebane skovl krydderi pris drage ridder kæmpe pirat
-        skat sværd verden mund nord syd tand næse horn torn fakkel birk bøg ahorn
-        tulipan tusindfryd rose kaktus orkidé violin guitar klaver tromme fløjte trompet
-        cello harpe orgel skak poker bingo lotto terning ludo fodbold tennis hockey
-        håndbold golf boksning cykling skiløb svømning løb sejlads roning dans læsning
-        strikning bagning madlavning fiskeri telt sovepose maling tegning lim tape
-        frimærke mormor farmor morfar farfar onkel tante fætter kusine søster bror baby
-        barn elev ven sokker skåle kanel kanal kane lykke lukke bolde kasse kaste taske
-        bukser nisse juletræ gave pølse frikadelle æbleskive risalamande flæskesteg
-        rødkål sild rugbrød leverpostej remoulade ketchup sennep hotdog sodavand vin øl
-        saftevand kakaomælk nøddeknækker tryllekunstner troldmand trold enhjørning
-        havfrue drage gepard leopard panter jaguar pony muldyr lama bison bøffel hjort
-        ræv grævling pindsvin egern bæver odder sæl hvalros reje søstjerne søhest
-        skildpadde firben frø tudse krokodille kobra sovsekande dovendyr kænguru struds
-        flamingo påfugl pelikan and krage skade spurv svale stork hejre høg falk grib
-        sommerfugl bi hveps myre flue myg mariehøne skorpion orm snegl bagel muffin
-        vaffel croissant sandwich burger pølse bacon skinke æg omelet morgenmad
-        havregrød yoghurt sodavand limonade champagne cider whisky vodka rom gin
-        chokolade vanilje karamel lakrids popcorn chips pommes mayonnaise eddike salt
-        ingefær muskat paprika karry chili basilikum oregano persille timian rosmarin
-        mynte dild salvie suppe gryderet nudler ris sushi taco burrito kebab lasagne
-        spaghetti risotto""".split()
-    ),
-}
 
 
-def _lang(lang: str) -> str:
-    if lang not in LANGS:
-        raise ValueError(f"unknown language {lang!r}; use one of {LANGS}")
-    return lang
+def _lang(lang: str) -> Language:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; use one of {SUPPORTED}")
+    return LANGUAGES[lang]
 
 
 # --- one answer --------------------------------------------------------------------
@@ -260,17 +72,20 @@ def _lang(lang: str) -> str:
 @lru_cache(maxsize=16384)
 def normalize(text: str, lang: str) -> str:
     """The key of an answer: case, Unicode, accents, punctuation, spacing, article."""
-    _lang(lang)
-    # Apostrophes first: NFKC would turn a spacing acute (´) into a space and a mark.
-    text = "".join(ch for ch in text if ch not in _APOSTROPHES)
+    language = _lang(lang)
+    if language.elided:
+        # French: "l'arbre" is "l arbre" (then the article goes), "aujourd'hui" two parts.
+        text = "".join(" " if ch in _APOSTROPHES else ch for ch in text)
+    else:
+        # Apostrophes first: NFKC would turn a spacing acute (´) into a space and a mark.
+        text = "".join(ch for ch in text if ch not in _APOSTROPHES)
     text = unicodedata.normalize("NFC", unicodedata.normalize("NFKC", text).casefold())
     out: list[str] = []
     for ch in text:
-        if lang == "da":
-            ch = _DA_FOREIGN_LETTERS.get(ch, ch)
+        ch = language.read_as.get(ch, ch)
         if ch == "&":
-            out.append(f" {_AND[lang]} ")
-        elif ch in _OWN_LETTERS:
+            out.append(f" {language.and_word} ")
+        elif ch in language.own_letters or (language.keep_accents and len(ch) == 1 and ch.isalpha()):
             out.append(ch)
         else:
             for part in unicodedata.normalize("NFD", ch):
@@ -280,102 +95,163 @@ def normalize(text: str, lang: str) -> str:
                 elif category[0] != "M":  # marks go; punctuation and the rest part words
                     out.append(" ")
     words = "".join(out).split()
-    if len(words) > 1 and words[0] in _ARTICLES[lang]:
+    if language.elided:
+        while len(words) > 1 and words[0] in language.articles:  # "de la", "de l'"
+            words = words[1:]
+    elif len(words) > 1 and words[0] in language.articles:
         words = words[1:]
-    numbers = _NUMBERS[lang]
+    numbers = language.numbers
+    phrase = " ".join(words)
+    if phrase in numbers:
+        return numbers[phrase]
     return " ".join(numbers.get(word, word) for word in words)
 
 
-# --- two answers -------------------------------------------------------------------
+# --- one word ----------------------------------------------------------------------
 
 
-@lru_cache(maxsize=16384)
-def _lemmas(word: str, lang: str) -> frozenset[str]:
+_VOWELS = frozenset("aeiouyæøåäöüéèêàâîïôûù")
+
+
+def _fold(word: str) -> str:
+    """``word`` without its accents (for French, whose keys keep them)."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", word) if unicodedata.category(ch) != "Mn")
+
+
+def _accents(word: str) -> str:
+    return "".join(ch for ch in word if ch.isalpha() and not ch.isascii())
+
+
+def _restore_ascii(word: str, language: Language) -> str:
+    """ "jordbaer" -> "jordbær": the language's letters written the international way."""
+    if not language.ascii or any(ch in language.own_letters for ch in word):
+        return word
+    for pair, letter in language.ascii.items():
+        word = word.replace(pair, letter)
+    return word
+
+
+@lru_cache(maxsize=65536)
+def _candidates(word: str, lang: str) -> frozenset[str]:
     """Forms the word may be an inflection of (itself included): a generous guess."""
-    forms = {word}
-    irregular = _IRREGULAR[lang].get(word)
-    if irregular:
-        forms.add(irregular)
-    if lang == "en":
-        if word.endswith("s") and not word.endswith("ss") and len(word) >= 4:
-            forms.add(word[:-1])
-        if word.endswith("es") and len(word) >= 5:
-            forms.add(word[:-2])
-        if word.endswith("ies") and len(word) >= 5:
-            forms.add(word[:-3] + "y")
-        if word.endswith("ves") and len(word) >= 5:
-            forms.update((word[:-3] + "f", word[:-3] + "fe"))
-    else:
-        for suffix in ("erne", "rne", "ene", "ne", "er", "en", "et", "e", "r", "n", "t"):
-            if not word.endswith(suffix) or len(word) - len(suffix) < 2:
-                continue
-            if len(suffix) == 1 and suffix != "e" and word[-2] != "e":
-                continue  # a lone -r, -n, -t only after e: kage-r, kage-n, æble-t
-            if suffix in ("er", "r") and word in _DA_KEEP_ER:
-                continue
-            stem = word[: -len(suffix)]
-            forms.add(stem)
-            if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in _VOWELS:
-                forms.add(stem[:-1])  # katte -> kat, busser -> bus
-            if len(stem) >= 3 and stem[-1] in "lnr" and stem[-2] not in _VOWELS:
-                forms.add(stem[:-1] + "e" + stem[-1])  # cykler -> cykel, tigre -> tiger
-    return frozenset(forms)
+    language = LANGUAGES[lang]
+    found = {word}
+    restored = _restore_ascii(word, language)
+    if restored != word:
+        found.add(restored)
+    for form in list(found):
+        irregular = language.irregular.get(form)
+        if irregular:
+            found.add(irregular)
+            continue  # "bøger" is "bog", not "bøg" (beech) with an ending
+        if lang == "en":
+            found |= _english(form)
+        elif lang == "fi":
+            if len(form) >= 5 and form[-1] in "tn" and form[-2] in _VOWELS:
+                found.add(form[:-1])  # koirat, koiran -> koira
+        elif lang == "fr":
+            if len(form) >= 4 and form[-1] in "sx":
+                found.add(form[:-1])  # côtes -> côte, bijoux -> bijou
+        else:
+            found |= _nordic(form, language)
+    return frozenset(found)
 
 
-@lru_cache(maxsize=16384)
-def _lemma_keys(word: str, lang: str) -> frozenset[str]:
-    if lang == "da":
-        return frozenset(form.translate(_DA_ASCII) for form in _lemmas(word, lang))
-    return _lemmas(word, lang)
+def _english(word: str) -> set[str]:
+    forms = set()
+    if word.endswith("s") and not word.endswith("ss") and len(word) >= 4:
+        forms.add(word[:-1])
+    if word.endswith("es") and len(word) >= 5:
+        forms.add(word[:-2])
+    if word.endswith("ies") and len(word) >= 5:
+        forms.add(word[:-3] + "y")
+    if word.endswith("ves") and len(word) >= 5:
+        forms.update((word[:-3] + "f", word[:-3] + "fe"))
+    return forms
 
 
-def _known(word: str, lang: str) -> bool:
-    return not _lemmas(word, lang).isdisjoint(_KNOWN[lang])
+def _nordic(word: str, language: Language) -> set[str]:
+    """Plural and definite endings of Danish, Norwegian and Swedish nouns."""
+    keep = word_list(language.code)[1]
+    forms = set()
+    for suffix in language.suffixes:
+        if not word.endswith(suffix) or len(word) - len(suffix) < 2:
+            continue
+        if len(suffix) == 1 and suffix not in "ea" and word[-2] != "e":
+            continue  # a lone -r, -n, -t only after e: kage-r, kage-n, æble-t
+        if suffix in ("er", "r") and word in keep:
+            continue  # "fisker" is a fisherman, not fishes
+        stem_ = word[: -len(suffix)]
+        forms.add(stem_)
+        if len(stem_) >= 3 and stem_[-1] == stem_[-2] and stem_[-1] not in _VOWELS:
+            forms.add(stem_[:-1])  # katte -> kat, busser -> bus
+        if len(stem_) >= 3 and stem_[-1] in "lnr" and stem_[-2] not in _VOWELS:
+            forms.add(stem_[:-1] + "e" + stem_[-1])  # cykler -> cykel, tigre -> tiger
+    return forms
 
 
-def _distance(a: str, b: str) -> int:
-    """Edit distance with swaps of neighbours (optimal string alignment).
+@lru_cache(maxsize=65536)
+def _known_words(word: str, lang: str) -> frozenset[str]:
+    """The words of the common-word list that ``word`` is a form of."""
+    words = word_list(lang)[0]
+    return frozenset(form for form in _candidates(word, lang) if form in words)
 
-    An edit touching a Nordic letter costs 2, so "skole" is two typos from "skåle".
-    """
 
-    def cost(ch: str) -> int:
-        return 2 if ch in _NORDIC else 1
+def _known_form(word: str, lang: str) -> str:
+    keep = word_list(lang)[1]
+    stemmed = stem(word, lang)
+    if word in keep or len(known_stems(lang).get(stemmed, ())) > 1:
+        return "=" + word  # its stem is another known word's too: "côte", "côté"
+    return stemmed
 
-    previous2: list[int] = []
-    previous = [0]
-    for ch in b:
-        previous.append(previous[-1] + cost(ch))
-    for i, ca in enumerate(a, 1):
-        row = [previous[0] + cost(ca)]
-        for j, cb in enumerate(b, 1):
-            substitute = 0 if ca == cb else max(cost(ca), cost(cb))
-            best = min(previous[j] + cost(ca), row[j - 1] + cost(cb), previous[j - 1] + substitute)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                best = min(best, previous2[j - 2] + 1)
-            row.append(best)
-        previous2, previous = previous, row
-    return previous[-1]
+
+@lru_cache(maxsize=65536)
+def _forms(word: str, lang: str) -> frozenset[str]:
+    """The stems ``word`` may have: those of the known words it is a form of, if any."""
+    known = _known_words(word, lang)
+    if known:
+        return frozenset(_known_form(form, lang) for form in known)
+    return frozenset(stem(form, lang) for form in _candidates(word, lang))
+
+
+def _is_known(word: str, lang: str) -> bool:
+    if _known_words(word, lang):
+        return True
+    stems = known_stems(lang)
+    return any(stem(form, lang) in stems for form in _candidates(word, lang))
 
 
 def _misspelt(a: str, b: str, lang: str) -> bool:
+    language = LANGUAGES[lang]
     shorter = min(len(a), len(b))
     if shorter < 5 or a[0] != b[0] or not (a.isalpha() and b.isalpha()):
         return False
     limit = 2 if shorter >= 9 else 1
     if abs(len(a) - len(b)) > limit:
         return False
-    if _known(a, lang) and _known(b, lang):
+    own = language.own_letters
+    if [ch for ch in a if ch in own] != [ch for ch in b if ch in own]:
+        return False  # a typo never turns "skole" into "skåle"
+    if _is_known(a, lang) and _is_known(b, lang):
         return False
-    return _distance(a, b) <= limit
+    return OSA.distance(a, b, score_cutoff=limit) <= limit
 
 
 @lru_cache(maxsize=65536)
 def _same_word(a: str, b: str, lang: str) -> bool:
     if a == b:
         return True
-    if not _lemma_keys(a, lang).isdisjoint(_lemma_keys(b, lang)):
+    known_a, known_b = _known_words(a, lang), _known_words(b, lang)
+    if known_a and known_b and known_a.isdisjoint(known_b):
+        return False  # two different words of the list: "house", "horses"
+    if not _forms(a, lang).isdisjoint(_forms(b, lang)):
         return True
+    if LANGUAGES[lang].keep_accents and not (_accents(a) and _accents(b)):
+        # French written without accents matches the accented word: "cafe", "café".
+        folded_a = {stem(_fold(form), lang) for form in _candidates(a, lang)}
+        folded_b = {stem(_fold(form), lang) for form in _candidates(b, lang)}
+        if not folded_a.isdisjoint(folded_b):
+            return True
     return _misspelt(a, b, lang)
 
 
@@ -393,7 +269,27 @@ def same_answer(a: str, b: str, lang: str) -> bool:
     if len(words_a) == len(words_b):
         return all(_same_word(x, y, lang) for x, y in zip(words_a, words_b))
     # "icecreams" and "ice cream": only inflection, no typo, across spacing.
-    return not _lemma_keys(compact_a, lang).isdisjoint(_lemma_keys(compact_b, lang))
+    return not _forms(compact_a, lang).isdisjoint(_forms(compact_b, lang))
+
+
+@lru_cache(maxsize=16384)
+def form_key(key: str, lang: str) -> str:
+    """What every form of a normalised answer has in common: its words' stems.
+
+    "sofas" and "sofa" have one form key, "couches" and "couch" another; the rulings
+    of a game hold for every key of a form key. French stems keep a mark of the
+    accents ("côte" and "côté" have one stem).
+    """
+    language = _lang(lang)
+    parts = []
+    for word in key.split():
+        word = language.irregular.get(word, word)
+        known = sorted(_known_words(word, lang))
+        part = _known_form(known[0], lang) if known else stem(word, lang)
+        if language.keep_accents and not part.startswith("="):
+            part = f"{part}~{_accents(word)}" if _accents(word) else part
+        parts.append(part)
+    return " ".join(parts)
 
 
 # --- a game's rulings --------------------------------------------------------------
@@ -408,9 +304,14 @@ class Equivalences:
     """The turn holders' rulings so far in one game, on normalised keys.
 
     ``same``: ``(key, key it was ruled equal to)`` links; following them from a key
-    ends at its canonical key. ``apart``: pairs of keys ruled different; the
-    automatic similarity never joins their groups while their canonical keys differ.
-    Both are sorted tuples, so equal rulings compare equal and serialise as lists.
+    ends at its canonical key. ``apart``: pairs of keys ruled different. Both are
+    sorted tuples, so equal rulings compare equal and serialise as lists (the layout
+    has not changed since the first stored games: old states load as they are).
+
+    The rulings hold for every form of the keys (``form_key``): keys linked by
+    ``same`` join their forms' classes; a pair in ``apart`` keeps those classes
+    apart while they differ. Two keys of one form (a split of "apple" from
+    "apples") are kept apart by key, not by form. See ``RulingView``.
     """
 
     same: tuple[tuple[str, str], ...] = ()
@@ -431,15 +332,6 @@ class Equivalences:
             found.setdefault(self.canonical(target), set()).add(key)
         return {canon: frozenset(keys | {canon}) for canon, keys in found.items()}
 
-    def apart_pairs(self) -> frozenset[frozenset[str]]:
-        """The ``apart`` rulings on canonical keys (voided by a later merge)."""
-        pairs = set()
-        for a, b in self.apart:
-            ca, cb = self.canonical(a), self.canonical(b)
-            if ca != cb:
-                pairs.add(frozenset((ca, cb)))
-        return frozenset(pairs)
-
     def merge(self, keys: Iterable[str]) -> Equivalences:
         """Rule every key in ``keys`` (and whatever each was ruled equal to) equal."""
         keys = {key for key in keys if key}
@@ -453,17 +345,36 @@ class Equivalences:
             links[key] = head
         return _rulings(self, same=links)
 
-    def split(self, part: Iterable[str], rest: Iterable[str]) -> Equivalences:
-        """Rule the keys of ``part`` different from those of ``rest``.
+    def split(self, part: Iterable[str], rest: Iterable[str], lang: str) -> Equivalences:
+        """Rule the keys of ``part`` different from those of ``rest``, on every form.
 
-        Only when no key is on both sides: identical answers told apart in one round
-        (the same word meant two ways) cannot be told apart by key in later rounds.
+        Where the two sides' words have different forms, every key of a ``part``
+        form leaves the class it was merged into (whatever form of it was merged),
+        and the other keys of that class stay with ``rest``. Where the sides share a
+        form ("apple", "apples"), the keys themselves are kept apart. Nothing when a
+        key is on both sides: identical answers told apart in one round (the same
+        word meant two ways) cannot be told apart by key in later rounds.
         """
         part, rest = {k for k in part if k}, {k for k in rest if k}
         if not part or not rest or part & rest:
             return self
         links = dict(self.same)
-        for side in (part, rest):
+        forms_part = {form_key(key, lang) for key in part}
+        forms_rest = {form_key(key, lang) for key in rest}
+        sides: list[set[str]] = []
+        if forms_part & forms_rest:
+            sides = [part, rest]
+        else:
+            view = ruling_view(self, lang)
+            involved = {view.find(form) for form in forms_part} & {view.find(form) for form in forms_rest}
+            if involved:  # merged earlier, on these forms or others: undo it for every form
+                keys = {key for key in view.keys if view.find(form_key(key, lang)) in involved}
+                moved = part | {key for key in keys if form_key(key, lang) in forms_part}
+                stay = (rest | keys) - moved
+                for key in moved | stay:
+                    links.pop(key, None)
+                sides = [moved, stay]
+        for side in sides:
             head = min(side)
             links.pop(head, None)
             for key in side - {head}:
@@ -488,6 +399,98 @@ def _rulings(
     return Equivalences(
         same=tuple(sorted((same if same is not None else dict(equivalences.same)).items())),
         apart=tuple(sorted(set(apart if apart is not None else equivalences.apart))),
+    )
+
+
+@dataclass(frozen=True)
+class RulingView:
+    """A game's rulings read in one language: classes of forms, and what is apart.
+
+    ``node(key)`` names the class an answer's key belongs to: its form's class, or
+    the key's own canonical key where a ruling parted it from another key of the
+    same form. ``ruled(node)``: the keys ruled into a class (so that an answer
+    matching any of them joins it). ``apart(a, b)``: whether two classes were ruled
+    different.
+    """
+
+    lang: str
+    parent: dict[str, str]
+    keys: frozenset[str]
+    by_key: dict[str, str]  # key -> canonical key, for keys parted from their form
+    ruled_keys: dict[str, frozenset[str]]
+    apart_nodes: frozenset[frozenset[str]]
+
+    def find(self, form: str) -> str:
+        while self.parent.get(form, form) != form:
+            form = self.parent[form]
+        return form
+
+    def node(self, key: str) -> str:
+        if key in self.by_key:
+            return "key:" + self.by_key[key]
+        return self.find(form_key(key, self.lang))
+
+    def ruled(self, node: str) -> frozenset[str]:
+        return self.ruled_keys.get(node, frozenset())
+
+    def apart(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.apart_nodes
+
+
+@lru_cache(maxsize=256)
+def ruling_view(rulings: Equivalences, lang: str) -> RulingView:
+    parent: dict[str, str] = {}
+
+    def find(form: str) -> str:
+        while parent.get(form, form) != form:
+            form = parent[form]
+        return form
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    keys = {key for pair in (*rulings.same, *rulings.apart) for key in pair}
+    for key, target in rulings.same:
+        union(form_key(key, lang), form_key(target, lang))
+    parent = {form: find(form) for form in {form_key(key, lang) for key in keys} | set(parent)}
+
+    # Key-level rulings: two keys of one form ruled apart (and not merged again since).
+    by_key: dict[str, str] = {}
+    key_apart = []
+    form_apart = []
+    for a, b in rulings.apart:
+        fa, fb = form_key(a, lang), form_key(b, lang)
+        if fa == fb:
+            ca, cb = rulings.canonical(a), rulings.canonical(b)
+            if ca != cb:
+                key_apart.append((ca, cb))
+        elif find(fa) != find(fb):
+            form_apart.append((find(fa), find(fb)))
+    parted = {key for pair in key_apart for key in pair}
+    for key in keys:
+        canon = rulings.canonical(key)
+        if canon in parted:
+            by_key[key] = canon
+    for key in parted:
+        by_key[key] = key
+
+    def node(key: str) -> str:
+        return "key:" + by_key[key] if key in by_key else find(form_key(key, lang))
+
+    ruled: dict[str, set[str]] = {}
+    for key in keys:
+        ruled.setdefault(node(key), set()).add(key)
+    apart_nodes = {frozenset(pair) for pair in form_apart}
+    apart_nodes |= {frozenset(("key:" + a, "key:" + b)) for a, b in key_apart}
+    return RulingView(
+        lang=lang,
+        parent=parent,
+        keys=frozenset(keys),
+        by_key=by_key,
+        ruled_keys={node_: frozenset(found) for node_, found in ruled.items()},
+        apart_nodes=frozenset(apart_nodes),
     )
 
 
@@ -524,54 +527,47 @@ def group_answers(
 ) -> tuple[Group, ...]:
     """Group one round's answers; ids 1.. from the group most seats share down.
 
-    Keys ruled equal are one node; two nodes join when any of their keys (those
-    given now and those ruled equal earlier) match by ``same_answer``, unless a
-    ruling keeps them apart. Groups without answers are not returned. Nodes are
-    visited in sorted order, so the result does not depend on the order of
+    Answers whose keys the rulings put in one class (by form, see ``Equivalences``)
+    are one node. Nodes are taken from the most answered down; a node joins the
+    largest group whose every node it matches (any of its keys, or the keys ruled
+    into its class, by ``same_answer``) and none of which it was ruled apart from;
+    else it starts a group. No chaining: "a" ~ "b" and "b" ~ "c" do not put "a" and
+    "c" in one group unless "a" ~ "c". The result does not depend on the order of
     ``answers``.
     """
     _lang(lang)
-    rulings = equivalences or Equivalences()
-    keyed: list[tuple[Item, str]] = []
+    view = ruling_view(equivalences or Equivalences(), lang)
+    nodes: dict[str, list[tuple[Item, str]]] = {}
     for seat, index, text in answers:
         key = normalize(text, lang)
         if key:
-            keyed.append(((seat, index), key))
-    canonical = {key: rulings.canonical(key) for _, key in keyed}
-    ruled = rulings.members()
-    # Every ruled class is a node, answered now or not, so an answer matching any
-    # of its keys ("sofas", after "sofa" was merged with "couch") joins the class.
-    nodes = sorted(set(canonical.values()) | set(ruled))
-    forms = {node: set(ruled.get(node, ())) | {node} for node in nodes}
-    for key, node in canonical.items():
-        forms[node].add(key)
-    apart = rulings.apart_pairs()
+            nodes.setdefault(view.node(key), []).append(((seat, index), key))
+    keys = {node: {key for _, key in given} | view.ruled(node) for node, given in nodes.items()}
 
-    head = {node: node for node in nodes}
-    members = {node: {node} for node in nodes}
+    def weight(node: str) -> tuple:
+        given = nodes[node]
+        return (-len({seat for (seat, _), _ in given}), -len(given), min(key for _, key in given), node)
 
-    def find(node: str) -> str:
-        while head[node] != node:
-            node = head[node]
-        return node
+    def matches(a: str, b: str) -> bool:
+        if view.apart(a, b):
+            return False
+        return any(same_answer(x, y, lang) for x in sorted(keys[a]) for y in sorted(keys[b]))
 
-    for i, a in enumerate(nodes):
-        for b in nodes[i + 1 :]:
-            root_a, root_b = find(a), find(b)
-            if root_a == root_b:
-                continue
-            if not any(same_answer(x, y, lang) for x in forms[a] for y in forms[b]):
-                continue
-            if any(frozenset((x, y)) in apart for x in members[root_a] for y in members[root_b]):
-                continue
-            head[root_b] = root_a
-            members[root_a] |= members.pop(root_b)
+    clusters: list[list[str]] = []
+    for node in sorted(nodes, key=weight):
+        fitting = [cluster for cluster in clusters if all(matches(node, other) for other in cluster)]
+        if fitting:
+            fitting[0].append(node)  # the first: the one with the most answered head
+        else:
+            clusters.append([node])
 
-    clusters: dict[str, list[Item]] = {}
-    for item, key in keyed:
-        clusters.setdefault(find(canonical[key]), []).append(item)
-    ranked = sorted(
-        clusters.items(),
-        key=lambda pair: (-len({seat for seat, _ in pair[1]}), -len(pair[1]), pair[0]),
-    )
-    return tuple(Group(id=n, key=root, items=tuple(sorted(items))) for n, (root, items) in enumerate(ranked, start=1))
+    groups = []
+    for cluster in clusters:
+        given = [pair for node in cluster for pair in nodes[node]]
+        counts: dict[str, set[int]] = {}
+        for (seat, _), key in given:
+            counts.setdefault(key, set()).add(seat)
+        name = min(counts, key=lambda key: (-len(counts[key]), key))
+        groups.append((name, tuple(sorted(item for item, _ in given))))
+    ranked = sorted(groups, key=lambda pair: (-len({seat for seat, _ in pair[1]}), -len(pair[1]), pair[0]))
+    return tuple(Group(id=n, key=key, items=items) for n, (key, items) in enumerate(ranked, start=1))

@@ -672,7 +672,9 @@ def _split(state: State, seat: int, action: Mapping, rng: Rng, now) -> State:
     groups = tuple(kept if g.id == group.id else g for g in current.groups) + (split_off,)
     ruling = Ruling(kind="split", groups=(group.id,), result=new_id, items=moved_items)
     current = replace(current, groups=groups, rulings=current.rulings + (ruling,), next_group=new_id + 1)
-    equivalences = state.equivalences.split({_key(state, i) for i in moved_items}, {_key(state, i) for i in rest})
+    equivalences = state.equivalences.split(
+        {_key(state, i) for i in moved_items}, {_key(state, i) for i in rest}, state.options.lang
+    )
     return replace(state, current=current, equivalences=equivalences)
 
 

@@ -1,0 +1,330 @@
+"""What answer matching knows about each language it groups answers in.
+
+Pure Python: the Snowball stemmers (``snowballstemmer``) and the common-word lists in
+``words/<lang>.txt`` (one word a line; ``=word`` is a known word that is never
+stemmed; ``#`` starts a comment). ``Language`` holds, per language:
+
+- ``own_letters``: letters with a mark that are letters of their own in the alphabet
+  and are never folded (Nordic å, æ, ø, ä, ö; German ü);
+  ``read_as``: foreign spellings of them typed on another keyboard (ä for æ in Danish);
+- ``keep_accents``: French keeps its accents in the key (``côte`` is not ``côté``);
+  the other languages fold accents that only mark stress or a loan word (é, è, ï ...);
+- ``ascii``: how the own letters are written without them ("ae" for æ), so that
+  "jordbaer" is read as "jordbær";
+- ``articles``, ``elided`` (French l', d'), ``and_word``, ``numbers`` (words to digits);
+- ``suffixes``: endings the hand-made rules try taking off before stemming (the
+  Snowball stemmer alone does not see that "tigre" is "tiger", "knives" "knife");
+- ``irregular``: plural and inflected forms no rule finds ("mice", "børn");
+- ``words`` and ``keep``: the common-word list.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+import snowballstemmer
+
+_WORDS_DIR = Path(__file__).parent / "words"
+
+SNOWBALL = {
+    "en": "english",
+    "da": "danish",
+    "sv": "swedish",
+    "nb": "norwegian",
+    "fi": "finnish",
+    "fr": "french",
+}
+
+
+def _numbers(words: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    table = {word: str(n) for n, word in enumerate(words.split())}
+    return table | (extra or {})
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    own_letters: frozenset[str]
+    read_as: dict[str, str]
+    keep_accents: bool
+    ascii: dict[str, str]
+    articles: frozenset[str]
+    elided: frozenset[str]
+    and_word: str
+    numbers: dict[str, str]
+    suffixes: tuple[str, ...]
+    irregular: dict[str, str]
+
+
+_NORDIC_SUFFIXES = {
+    "da": ("erne", "rne", "ene", "ne", "er", "en", "et", "e", "r", "n", "t"),
+    "nb": ("ene", "ne", "er", "en", "et", "a", "e", "r", "n", "t"),
+    "sv": ("orna", "arna", "erna", "na", "or", "ar", "er", "en", "et", "a", "n", "t"),
+}
+
+LANGUAGES: dict[str, Language] = {
+    "en": Language(
+        code="en",
+        own_letters=frozenset("åäöü"),
+        read_as={},
+        keep_accents=False,
+        ascii={},
+        articles=frozenset({"a", "an", "the"}),
+        elided=frozenset(),
+        and_word="and",
+        numbers=_numbers(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen"
+            " fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+        ),
+        suffixes=(),
+        irregular={
+            "children": "child",
+            "men": "man",
+            "women": "woman",
+            "people": "person",
+            "mice": "mouse",
+            "geese": "goose",
+            "feet": "foot",
+            "teeth": "tooth",
+            "oxen": "ox",
+            "lice": "louse",
+            "cacti": "cactus",
+            "fungi": "fungus",
+            "dice": "die",
+            # spellings of one word
+            "yoghurt": "yogurt",
+            "theater": "theatre",
+            "licorice": "liquorice",
+            "donut": "doughnut",
+            "chilli": "chili",
+            "lasagna": "lasagne",
+            "color": "colour",
+            "grey": "gray",
+        },
+    ),
+    "da": Language(
+        code="da",
+        own_letters=frozenset("æøåü"),
+        read_as={"ä": "æ", "ö": "ø"},
+        keep_accents=False,
+        ascii={"ae": "æ", "oe": "ø", "aa": "å"},
+        articles=frozenset({"en", "et", "den", "det", "de"}),
+        elided=frozenset(),
+        and_word="og",
+        numbers=_numbers(
+            "nul en to tre fire fem seks syv otte ni ti elleve tolv tretten fjorten"
+            " femten seksten sytten atten nitten tyve",
+            {"et": "1"},
+        ),
+        suffixes=_NORDIC_SUFFIXES["da"],
+        irregular={
+            "mænd": "mand",
+            "mændene": "mand",
+            "børn": "barn",
+            "børnene": "barn",
+            "fødder": "fod",
+            "fødderne": "fod",
+            "tænder": "tand",
+            "tænderne": "tand",
+            "gæs": "gås",
+            "gæssene": "gås",
+            "køer": "ko",
+            "køerne": "ko",
+            "nætter": "nat",
+            "nætterne": "nat",
+            "hænder": "hånd",
+            "hænderne": "hånd",
+            "bøger": "bog",
+            "bøgerne": "bog",
+            "brødre": "bror",
+            "brødrene": "bror",
+            "døtre": "datter",
+            "døtrene": "datter",
+            "mødre": "mor",
+            "mødrene": "mor",
+            "fædre": "far",
+            "fædrene": "far",
+            "øjne": "øje",
+            "øjnene": "øje",
+            "tæer": "tå",
+            "tæerne": "tå",
+            "bønder": "bonde",
+            "rødder": "rod",
+            "øer": "ø",
+            "øerne": "ø",
+            "kartofler": "kartoffel",
+            "kartoflerne": "kartoffel",
+            "stænger": "stang",
+            "tænger": "tang",
+            "render": "rand",
+        },
+    ),
+    "nb": Language(
+        code="nb",
+        own_letters=frozenset("æøåü"),
+        read_as={"ä": "æ", "ö": "ø"},
+        keep_accents=False,
+        ascii={"ae": "æ", "oe": "ø", "aa": "å"},
+        articles=frozenset({"en", "ei", "et", "den", "det", "de"}),
+        elided=frozenset(),
+        and_word="og",
+        numbers=_numbers(
+            "null en to tre fire fem seks sju åtte ni ti elleve tolv tretten fjorten"
+            " femten seksten sytten atten nitten tjue",
+            {"ett": "1", "ei": "1", "syv": "7", "tyve": "20"},
+        ),
+        suffixes=_NORDIC_SUFFIXES["nb"],
+        irregular={
+            "menn": "mann",
+            "mennene": "mann",
+            "bøker": "bok",
+            "bøkene": "bok",
+            "føtter": "fot",
+            "føttene": "fot",
+            "tenner": "tann",
+            "tennene": "tann",
+            "gjess": "gås",
+            "kyr": "ku",
+            "kuer": "ku",
+            "netter": "natt",
+            "hender": "hånd",
+            "hendene": "hånd",
+            "brødre": "bror",
+            "døtre": "datter",
+            "mødre": "mor",
+            "fedre": "far",
+            "øyne": "øye",
+            "øynene": "øye",
+            "tær": "tå",
+            "bønder": "bonde",
+            "røtter": "rot",
+            "poteter": "potet",
+        },
+    ),
+    "sv": Language(
+        code="sv",
+        own_letters=frozenset("åäöü"),
+        read_as={"æ": "ä", "ø": "ö"},
+        keep_accents=False,
+        ascii={"ae": "ä", "oe": "ö", "aa": "å"},
+        articles=frozenset({"en", "ett", "den", "det", "de"}),
+        elided=frozenset(),
+        and_word="och",
+        numbers=_numbers(
+            "noll en två tre fyra fem sex sju åtta nio tio elva tolv tretton fjorton"
+            " femton sexton sjutton arton nitton tjugo",
+            {"ett": "1", "aderton": "18"},
+        ),
+        suffixes=_NORDIC_SUFFIXES["sv"],
+        irregular={
+            "män": "man",
+            "männen": "man",
+            "böcker": "bok",
+            "böckerna": "bok",
+            "fötter": "fot",
+            "fötterna": "fot",
+            "tänder": "tand",
+            "tänderna": "tand",
+            "möss": "mus",
+            "mössen": "mus",
+            "gäss": "gås",
+            "kor": "ko",
+            "korna": "ko",
+            "nätter": "natt",
+            "händer": "hand",
+            "händerna": "hand",
+            "bröder": "bror",
+            "döttrar": "dotter",
+            "mödrar": "mor",
+            "fäder": "far",
+            "ögon": "öga",
+            "ögonen": "öga",
+            "tår": "tå",
+            "bönder": "bonde",
+            "rötter": "rot",
+            "äpplen": "äpple",
+        },
+    ),
+    "fi": Language(
+        code="fi",
+        own_letters=frozenset("åäöü"),
+        read_as={"æ": "ä", "ø": "ö"},
+        keep_accents=False,
+        ascii={},
+        articles=frozenset(),
+        elided=frozenset(),
+        and_word="ja",
+        numbers=_numbers(
+            "nolla yksi kaksi kolme neljä viisi kuusi seitsemän kahdeksan yhdeksän kymmenen"
+            " yksitoista kaksitoista kolmetoista neljätoista viisitoista kuusitoista"
+            " seitsemäntoista kahdeksantoista yhdeksäntoista kaksikymmentä"
+        ),
+        suffixes=("t", "n"),
+        irregular={},
+    ),
+    "fr": Language(
+        code="fr",
+        own_letters=frozenset(),
+        read_as={"œ": "oe", "æ": "ae"},
+        keep_accents=True,
+        ascii={},
+        articles=frozenset({"le", "la", "les", "l", "un", "une", "des", "du", "de", "d"}),
+        elided=frozenset({"l", "d", "j", "qu", "n", "s", "m", "t", "c"}),
+        and_word="et",
+        numbers=_numbers(
+            "zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze"
+            " quinze seize dix-sept dix-huit dix-neuf vingt",
+            {"une": "1", "dix sept": "17", "dix huit": "18", "dix neuf": "19"},
+        ),
+        suffixes=("s", "x"),
+        irregular={
+            "yeux": "oeil",
+            "œil": "oeil",
+            "cieux": "ciel",
+            "travaux": "travail",
+        },
+    ),
+}
+
+LANGS = tuple(LANGUAGES)
+
+_STEMMERS_LOCK = threading.Lock()
+
+
+@cache
+def _stemmer(lang: str):
+    return snowballstemmer.stemmer(SNOWBALL[lang])
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str, lang: str) -> str:
+    """The Snowball stem of one word (a stemmer object is not safe to share across threads)."""
+    with _STEMMERS_LOCK:
+        return _stemmer(lang).stemWord(word)
+
+
+@cache
+def word_list(lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(known words, words never stemmed) of ``lang``'s common-word list."""
+    words: set[str] = set()
+    keep: set[str] = set()
+    for line in (_WORDS_DIR / f"{lang}.txt").read_text(encoding="utf-8").splitlines():
+        for token in line.split("#", 1)[0].split():
+            if token.startswith("="):
+                keep.add(token[1:])
+            else:
+                words.add(token)
+    return frozenset(words | keep), frozenset(keep)
+
+
+@cache
+def known_stems(lang: str) -> dict[str, frozenset[str]]:
+    """Stem -> the known words that have it (more than one: the stem is ambiguous)."""
+    words, keep = word_list(lang)
+    found: dict[str, set[str]] = {}
+    for word in words:
+        found.setdefault(word if word in keep else stem(word, lang), set()).add(word)
+    return {key: frozenset(value) for key, value in found.items()}
