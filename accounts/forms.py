@@ -3,6 +3,9 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
+from .selectors import name_taken
+
+NAME_TAKEN = _("Another player has this name, or one that looks the same. Choose another.")
 
 
 class SignUpForm(UserCreationForm):
@@ -13,6 +16,13 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self):
+        username = super().clean_username()
+        # Without a display name the username is the shown name: no two may look alike.
+        if username and name_taken(name=username):
+            raise forms.ValidationError(NAME_TAKEN, code="unique")
+        return username
 
     def clean_email(self):
         email = self.cleaned_data["email"].strip()
@@ -31,6 +41,12 @@ class ProfileForm(forms.ModelForm):
         name = " ".join(self.cleaned_data["display_name"].split())
         if any(not ch.isprintable() for ch in name):
             raise forms.ValidationError(_("Use letters, digits, spaces and punctuation only."))
+        if name_taken(name=name or self.instance.username, user=self.instance):
+            if name:
+                raise forms.ValidationError(NAME_TAKEN, code="unique")
+            raise forms.ValidationError(
+                _("Another player's name looks like your username: choose a display name."), code="unique"
+            )
         return name
 
 
@@ -40,3 +56,22 @@ class ApiTokenForm(forms.Form):
         max_length=60,
         help_text=_("What the token is for, so you can tell your tokens apart (for example: my bot)."),
     )
+
+
+class AccountDeleteForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To be sure it is you."),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
+        return password

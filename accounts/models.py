@@ -1,6 +1,10 @@
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as BaseUserManager
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from .names import KEY_MAX_LENGTH, name_key
 
 
 class Colour(models.TextChoices):
@@ -28,13 +32,39 @@ COLOUR_HEX = {
 }
 
 
+class UserManager(BaseUserManager):
+    def get_by_natural_key(self, username):
+        # Log-in and the API's tokens find the account as sign-up named it: in NFKC, so a
+        # username typed in full-width letters is the one signed up with.
+        return super().get_by_natural_key(self.model.normalize_username(username))
+
+
 class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     colour = models.CharField(_("colour"), max_length=10, choices=Colour.choices, default=Colour.BLUE)
+    # The shown name (``name``) folded (accounts.names): unique, so no player can pass for
+    # another. None for a deleted account.
+    name_key = models.CharField(max_length=KEY_MAX_LENGTH, unique=True, null=True, blank=True, editable=False)
+    # Set when the person deleted their account: the row stays, emptied of everything
+    # personal, so the seats of finished games still point somewhere ("deleted player").
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
+
+    objects = UserManager()
 
     @property
     def name(self) -> str:
+        """The name shown to everyone: the one place a player's name comes from."""
+        if self.deleted_at is not None:
+            return gettext("deleted player")
         return self.display_name or self.username
+
+    def save(self, *args, **kwargs):
+        # The key follows the name it is made of, whichever way the name was changed.
+        self.name_key = None if self.deleted_at is not None else name_key(self.display_name or self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"display_name", "username", "deleted_at"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def colour_hex(self) -> str:

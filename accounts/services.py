@@ -1,12 +1,20 @@
-"""Writes on accounts: API tokens."""
+"""Writes on accounts: API tokens, the export and the deletion of an account."""
 
 import hashlib
+import logging
 import secrets
 from datetime import timedelta
+from importlib import import_module
 
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.db import transaction
 from django.utils import timezone
 
-from .models import ApiToken
+from .models import ApiToken, User
+from .signals import account_deleting, personal_data
+
+logger = logging.getLogger(__name__)
 
 TOKEN_PREFIX = "fab_"
 TOKEN_MAX_LENGTH = 200
@@ -48,3 +56,89 @@ def token_authenticate(*, raw: str, now=None) -> ApiToken | None:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token
+
+
+# --- a person's own data ------------------------------------------------------------
+
+
+def account_export(*, user, now=None) -> dict:
+    """Everything Fabula keeps about ``user``, for them to download (JSON-ready).
+
+    The account's own fields here; every other app adds its sections through
+    ``signals.personal_data`` (games and seats, moves, notifications, email settings).
+    """
+    now = now or timezone.now()
+    data = {
+        "exported_at": now.isoformat(),
+        "account": {
+            "username": user.username,
+            "email": user.email,
+            "display_name": user.display_name,
+            "colour": user.colour,
+            "date_joined": user.date_joined.isoformat(),
+            "last_login": user.last_login.isoformat() if user.last_login else None,
+        },
+        "api_tokens": [
+            {
+                "name": token.name,
+                "starts_with": token.prefix,
+                "created_at": token.created_at.isoformat(),
+                "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
+            }
+            for token in ApiToken.objects.filter(user=user).order_by("created_at", "pk")
+        ],
+    }
+    for _receiver, sections in personal_data.send(sender=User, user=user):
+        data.update(sections or {})
+    return data
+
+
+def account_delete(*, user, now=None) -> None:
+    """Delete ``user``'s account: everything personal goes; their part in others' history stays.
+
+    The row stays, emptied (no username, email, name or password a person could be
+    found by), so that the seats of finished games still have a player, shown as
+    "deleted player". Before that, the other apps let go (``signals.account_deleting``):
+    games not started are left, games in play resigned, notifications and email
+    settings deleted. Then API tokens and every session of the account go.
+    """
+    now = now or timezone.now()
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    account_deleting.send(sender=User, user=user, now=now)
+    with transaction.atomic():
+        ApiToken.objects.filter(user=user).delete()
+        user.username = f"~deleted-{user.pk}"  # "~" is no username's: none can be signed up as it
+        user.email = ""
+        user.first_name = ""
+        user.last_name = ""
+        user.display_name = ""
+        user.last_login = None
+        user.is_active = False
+        user.is_staff = False
+        user.is_superuser = False
+        user.deleted_at = now
+        user.set_unusable_password()  # every session of the account fails its check from now on
+        user.save()
+        user.groups.clear()
+        user.user_permissions.clear()
+    sessions_delete(user=user)
+
+
+def sessions_delete(*, user) -> int:
+    """Delete the stored sessions of ``user``; how many.
+
+    A session engine that keeps sessions in the database is searched; one that keeps
+    them elsewhere (a cache) cannot be, but each of its sessions of the account was
+    made with the old password hash and is flushed at its next request.
+    """
+    engine = import_module(settings.SESSION_ENGINE)
+    store_class = engine.SessionStore
+    if not hasattr(store_class, "get_model_class"):
+        return 0
+    deleted = 0
+    for session in store_class.get_model_class().objects.filter(expire_date__gt=timezone.now()).iterator():
+        data = store_class().decode(session.session_data)
+        if str(data.get(SESSION_KEY)) == str(user.pk):
+            store_class(session_key=session.session_key).delete()
+            deleted += 1
+    return deleted

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from . import views
+from .throttle import throttled
 
 app_name = "accounts"
 
@@ -10,11 +11,16 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_delete, name="token_revoke"),
+    path("data/", views.data_export, name="data_export"),
+    path("delete/", views.delete, name="delete"),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            success_url=reverse_lazy("accounts:password_reset_done"),
-            email_template_name="registration/password_reset_email.txt",
+        # Limited per address and per email asked for: every reset sends an email.
+        throttled("password-reset", fields=("email",))(
+            auth_views.PasswordResetView.as_view(
+                success_url=reverse_lazy("accounts:password_reset_done"),
+                email_template_name="registration/password_reset_email.txt",
+            )
         ),
         name="password_reset",
     ),

@@ -1,17 +1,24 @@
+import json
+
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from .forms import ApiTokenForm, ProfileForm, SignUpForm
+from .forms import AccountDeleteForm, ApiTokenForm, ProfileForm, SignUpForm
 from .selectors import tokens_for_user
-from .services import token_create, token_revoke
+from .services import account_delete, account_export, token_create, token_revoke
+from .throttle import throttled
 
 
 @require_http_methods(["GET", "POST"])
+@throttled("signup", fields=("username", "email"))
 def signup(request):
     if request.user.is_authenticated:
         return redirect("games:mine")
@@ -38,6 +45,7 @@ def profile(request):
     return render(request, "accounts/profile.html", {"form": form})
 
 
+@never_cache  # a new token's secret is on the page: no cache may keep it
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request):
@@ -60,3 +68,31 @@ def token_delete(request, token_id: int):
     if token_revoke(user=request.user, token_id=token_id):
         messages.success(request, _("The token is revoked: programs using it can no longer sign in."))
     return redirect("accounts:tokens")
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET"])
+def data_export(request):
+    """Everything kept about the viewer, as a JSON file to download."""
+    data = account_export(user=request.user)
+    response = HttpResponse(
+        json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2), content_type="application/json"
+    )
+    response["Content-Disposition"] = 'attachment; filename="fabula-data.json"'
+    return response
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete(request):
+    """Delete one's own account, after typing one's password."""
+    form = AccountDeleteForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        logout(request)
+        account_delete(user=user)
+        messages.success(request, _("Your account is deleted. Thank you for playing."))
+        return redirect("home")
+    return render(request, "accounts/delete.html", {"form": form})

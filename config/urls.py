@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
+from django.views.generic import TemplateView
 from django.views.static import serve
 
 from games import views as game_views
@@ -11,6 +12,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("accounts.urls")),
+    path("privacy/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),
     path("games/", include("games.urls")),
     path("notifications/", include("notifications.urls")),
     path("api/v1/", include("games.api.urls")),

@@ -5,6 +5,7 @@ an in-memory channel layer and a Celery broker that needs no server. Set
 DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -42,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "ninja",  # serves the API docs page from its own static files, not a CDN
+    "axes",  # log-in lockouts (accounts.throttle)
     "accounts",
     "games",
     "stats",
@@ -55,6 +57,7 @@ INSTALLED_APPS = [
 FABULA_DEFAULT_KIND = "storyteller"
 
 MIDDLEWARE = [
+    "accounts.network.TrustedProxyMiddleware",  # first: the client's address behind a trusted proxy
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -64,6 +67,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: a locked-out log-in answers 429
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -130,6 +134,28 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:mine"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Getting in: trusted proxies, log-in lockouts, sign-up and reset rates (accounts.throttle) ---
+# How many reverse proxies stand in front of the site: the client's address is taken from
+# X-Forwarded-For only when this is set (accounts.network); 0 uses the connection's address.
+FABULA_TRUSTED_PROXIES = env.int("FABULA_TRUSTED_PROXIES", default=0)
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out log-in before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_ENABLED = env.bool("FABULA_LOGIN_LOCKOUT", default=True)
+# So many failed log-ins for one account, or from one address, lock it out for the cool-off.
+AXES_FAILURE_LIMIT = env.int("FABULA_LOGIN_FAILURE_LIMIT", default=20)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("FABULA_LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept while they count; successful log-ins are not logged
+AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.network.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
+# Sign-up and password reset: "count/period" per scope, over accounts.throttle.DEFAULT_RATES.
+FABULA_ACCOUNT_RATES = env.dict("FABULA_ACCOUNT_RATES", default={})
+RATELIMIT_FAIL_OPEN = True
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

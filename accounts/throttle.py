@@ -1,0 +1,118 @@
+"""How often one may try to get in: log-in lockouts (django-axes) and the rates of sign-up and
+password reset (django-ratelimit), per account and per address.
+
+Log-in failures are counted in the database (axes' handler), so that lockouts can be
+seen and lifted in the admin, and end by themselves after the cool-off. Sign-up
+and reset rates are counted in the cache; if the cache cannot be reached, the
+request goes through and the failure is logged: a rate is not worth an outage.
+"""
+
+import functools
+import logging
+import math
+import unicodedata
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django_ratelimit.core import get_usage
+
+from .network import client_address
+
+logger = logging.getLogger(__name__)
+
+# scope -> rate ("count/period", as django-ratelimit reads it). FABULA_ACCOUNT_RATES overrides any.
+DEFAULT_RATES = {
+    "signup-address": "10/h",  # accounts made from one address
+    "signup-account": "5/h",  # tries at one username or email
+    "password-reset-address": "10/h",  # reset emails asked for from one address
+    "password-reset-account": "3/h",  # reset emails to one address, asked from anywhere
+}
+
+
+def fold(value: str) -> str:
+    """One account, however it is typed: NFKC (as sign-up stores usernames), without case."""
+    return unicodedata.normalize("NFKC", value or "").strip().casefold()
+
+
+def rate(scope: str) -> str:
+    return getattr(settings, "FABULA_ACCOUNT_RATES", {}).get(scope, DEFAULT_RATES[scope])
+
+
+def hit(request, scope: str, value: str) -> int | None:
+    """Count one try of ``value`` in ``scope``; the seconds to wait if past the rate, else None."""
+    try:
+        usage = get_usage(
+            request, group=f"accounts.{scope}", key=lambda _group, _request: value, rate=rate(scope), increment=True
+        )
+    except Exception:  # the cache is down: let the request through rather than fail it
+        logger.warning("The rate store is unreachable: %s is not limited for now.", scope, exc_info=True)
+        return None
+    if usage is None or not usage["should_limit"]:
+        return None
+    return max(int(usage["time_left"]), 1)
+
+
+def throttled(scope: str, *, fields: tuple[str, ...] = ()):
+    """A view's POSTs limited per address (``<scope>-address``) and per value of each of ``fields``
+    (``<scope>-account``): past a rate it answers 429 with the page that says how long to wait."""
+
+    def decorator(view):
+        @functools.wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method == "POST":
+                waits = [hit(request, f"{scope}-address", client_address(request))]
+                for field in fields:
+                    value = fold(request.POST.get(field, ""))
+                    if value:
+                        waits.append(hit(request, f"{scope}-account", f"{field}:{value}"))
+                wait = max((w for w in waits if w is not None), default=None)
+                if wait is not None:
+                    return too_many(request, wait=wait)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def _wait_text(seconds: int) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return ngettext("Try again in %(count)d minute.", "Try again in %(count)d minutes.", minutes) % {"count": minutes}
+
+
+def too_many(request, *, wait: int, message: str | None = None):
+    """The 429 page: what happened and how long to wait, in the reader's language."""
+    message = message or _("You have tried this too often for now.")
+    response = render(request, "429.html", {"message": message, "wait": _wait_text(wait)}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+# --- django-axes' hooks (settings.AXES_*) -------------------------------------------------
+
+
+def login_username(request, credentials) -> str | None:
+    """The account a log-in tries, folded, so that "Anna", "ANNA" and "Ａｎｎａ" count as one."""
+    username = (credentials or {}).get("username")
+    if username is None and request is not None:
+        username = request.POST.get("username")
+    return fold(username)[:255] if username else None
+
+
+def lockout_response(request, original_response=None, credentials=None):
+    """What a locked-out log-in gets: the 429 page, or for the API its error format; never a 500."""
+    from axes.helpers import get_cool_off  # axes reads its settings when first imported
+
+    cool_off = get_cool_off(request)
+    wait = int(cool_off.total_seconds()) if cool_off else 3600
+    message = _("Too many failed log-ins for this account or from your address.")
+    if request.path.startswith("/api/"):
+        response = JsonResponse(
+            {"error": {"code": "rate_limited", "message": f"{message} {_wait_text(wait)}"}}, status=429
+        )
+        response["Retry-After"] = str(wait)
+        return response
+    return too_many(request, wait=wait, message=message)
