@@ -147,8 +147,7 @@ def _candidates(word: str, lang: str) -> frozenset[str]:
         if lang == "en":
             found |= _english(form)
         elif lang == "fi":
-            if len(form) >= 5 and form[-1] in "tn" and form[-2] in _VOWELS:
-                found.add(form[:-1])  # koirat, koiran -> koira
+            found |= _finnish(form)
         elif lang == "fr":
             if len(form) >= 4 and form[-1] in "sx":
                 found.add(form[:-1])  # côtes -> côte, bijoux -> bijou
@@ -170,6 +169,21 @@ def _english(word: str) -> set[str]:
     return forms
 
 
+def _finnish(word: str) -> set[str]:
+    """The nominative plural, genitive and partitive of Finnish nouns, and k/p/t gradation."""
+    forms = set()
+    if len(word) >= 5 and word[-1] in "tn" and word[-2] in _VOWELS:
+        forms.add(word[:-1])  # koirat, koiran -> koira
+    if len(word) >= 5 and word[-1] in "aä" and word[-2] in _VOWELS:
+        forms.add(word[:-1])  # kahvia -> kahvi, leipää -> leipä
+    if len(word) >= 6 and word[-2:] in ("ta", "tä") and word[-3] in _VOWELS:
+        forms.add(word[:-2])  # suklaata -> suklaa
+    for form in list(forms):
+        if len(form) >= 4 and form[-2] in "kpt" and form[-3] in _VOWELS and form[-1] in _VOWELS:
+            forms.add(form[:-1] + form[-2] + form[-1])  # sukat -> suka -> sukka
+    return forms
+
+
 def _nordic(word: str, language: Language) -> set[str]:
     """Plural and definite endings of Danish, Norwegian and Swedish nouns."""
     keep = word_list(language.code)[1]
@@ -187,6 +201,7 @@ def _nordic(word: str, language: Language) -> set[str]:
             forms.add(stem_[:-1])  # katte -> kat, busser -> bus
         if len(stem_) >= 3 and stem_[-1] in "lnr" and stem_[-2] not in _VOWELS:
             forms.add(stem_[:-1] + "e" + stem_[-1])  # cykler -> cykel, tigre -> tiger
+            forms.add(stem_[:-1] + stem_[-2] + "e" + stem_[-1])  # sykler -> sykkel
     return forms
 
 
@@ -194,6 +209,8 @@ def _nordic(word: str, language: Language) -> set[str]:
 def _known_words(word: str, lang: str) -> frozenset[str]:
     """The words of the common-word list that ``word`` is a form of."""
     words = word_list(lang)[0]
+    if word in words:
+        return frozenset((word,))  # a word of the list is itself: "bille" is not "bil" + e
     return frozenset(form for form in _candidates(word, lang) if form in words)
 
 
@@ -529,9 +546,11 @@ def group_answers(
 
     Answers whose keys the rulings put in one class (by form, see ``Equivalences``)
     are one node. Nodes are taken from the most answered down; a node joins the
-    largest group whose every node it matches (any of its keys, or the keys ruled
-    into its class, by ``same_answer``) and none of which it was ruled apart from;
-    else it starts a group. No chaining: "a" ~ "b" and "b" ~ "c" do not put "a" and
+    largest group whose every node it matches and none of which it was ruled apart
+    from; else it starts a group. Two nodes match when every answer of one matches
+    every answer of the other by ``same_answer``, or when an answer matches a key
+    ruled into the other's class (the turn holder's word binds: "sofas" joins a
+    class where "sofa" and "couch" were merged). No chaining: "a" ~ "b" and "b" ~ "c" do not put "a" and
     "c" in one group unless "a" ~ "c". The result does not depend on the order of
     ``answers``.
     """
@@ -549,9 +568,16 @@ def group_answers(
         return (-len({seat for (seat, _), _ in given}), -len(given), min(key for _, key in given), node)
 
     def matches(a: str, b: str) -> bool:
+        """Every answer of one matches every answer of the other, or a ruled key matches."""
         if view.apart(a, b):
             return False
-        return any(same_answer(x, y, lang) for x in sorted(keys[a]) for y in sorted(keys[b]))
+        given_a, given_b = {key for _, key in nodes[a]}, {key for _, key in nodes[b]}
+        if all(same_answer(x, y, lang) for x in given_a for y in given_b):
+            return True
+        ruled_a, ruled_b = view.ruled(a), view.ruled(b)
+        return any(
+            same_answer(x, y, lang) for x in sorted(keys[a]) for y in sorted(keys[b]) if x in ruled_a or y in ruled_b
+        )
 
     clusters: list[list[str]] = []
     for node in sorted(nodes, key=weight):
