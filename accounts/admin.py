@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django.contrib.auth.forms import UserChangeForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 
 from .forms import NAME_TAKEN
@@ -19,9 +19,18 @@ class AdminUserChangeForm(UserChangeForm):
         return cleaned
 
 
+class AdminUserAddForm(AdminUserCreationForm):
+    def clean_username(self):
+        username = super().clean_username()
+        if username and name_taken(name=username):
+            raise forms.ValidationError(NAME_TAKEN, code="unique")
+        return username
+
+
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     form = AdminUserChangeForm
+    add_form = AdminUserAddForm
     fieldsets = BaseUserAdmin.fieldsets + ((_("Profile"), {"fields": ("display_name", "colour", "deleted_at")}),)
     readonly_fields = ("deleted_at",)
     list_display = ("username", "email", "display_name", "is_staff", "date_joined", "deleted_at")

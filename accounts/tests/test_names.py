@@ -123,3 +123,15 @@ def test_the_admin_refuses_a_look_alike(client):
     response = client.post(reverse("admin:accounts_user_change", args=[other.pk]), data)
     assert response.status_code == 200
     assert "looks the same" in response.content.decode()
+
+
+def test_the_admin_add_form_refuses_a_look_alike_username(client):
+    UserFactory(display_name="Anna")
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    response = client.post(
+        reverse("admin:accounts_user_add"),
+        {"username": "ANNA", "usable_password": "true", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "looks the same" in response.content.decode()
+    assert not User.objects.filter(username="ANNA").exists()

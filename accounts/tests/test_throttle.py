@@ -221,3 +221,15 @@ class TestClientAddress:
         request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="9.9.9.9")
         TrustedProxyMiddleware(lambda r: r)(request)
         assert request.META["REMOTE_ADDR"] == "9.9.9.9"
+
+
+def test_logging_in_to_ones_own_account_does_not_wipe_the_failures_against_another(client, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    UserFactory(username="victim")
+    UserFactory(username="mallory")
+    for _ in range(2):
+        log_in(client, "victim")
+    assert log_in(client, "mallory", password=PASSWORD).status_code == 302
+    client.logout()
+    log_in(client, "victim", address="10.7.7.7")
+    assert log_in(client, "victim", password=PASSWORD, address="10.8.8.8").status_code == 429

@@ -148,7 +148,6 @@ AXES_ENABLED = env.bool("FABULA_LOGIN_LOCKOUT", default=True)
 AXES_FAILURE_LIMIT = env.int("FABULA_LOGIN_FAILURE_LIMIT", default=20)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("FABULA_LOGIN_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # failures are kept while they count; successful log-ins are not logged
 AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 AXES_CLIENT_IP_CALLABLE = "accounts.network.client_address"
