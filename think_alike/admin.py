@@ -1,5 +1,8 @@
 """Think Alike's task cards and board fields in the admin: search, filters, retire and
-restore, import and export as CSV or JSON (``services.think_alike_content``)."""
+restore, import and export as CSV or JSON (``services.think_alike_content``).
+
+A card or field is edited with its text in each of the six content languages side by
+side; the list shows the English text and the admin's own language's."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -8,12 +11,15 @@ from django.db.models import Count
 from django.http import HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.admin import GameListFilter, ReadOnlyInline
 
 from .models import (
+    LANGS,
+    TEXT_COLUMNS,
     BoardField,
     TaskCard,
     ThinkAlikeAnswer,
@@ -21,6 +27,7 @@ from .models import (
     ThinkAlikeRound,
     ThinkAlikeRoundScore,
     ThinkAlikeRuling,
+    content_lang,
 )
 from .services.content import (
     MAX_IMPORT_BYTES,
@@ -28,6 +35,7 @@ from .services.content import (
     content_export,
     content_import,
     content_of,
+    content_problems,
     content_restore,
     content_retire,
     content_rows_read,
@@ -44,8 +52,22 @@ class ContentImportForm(forms.Form):
     )
 
 
+class ContentForm(forms.ModelForm):
+    """A card or field as an import checks a row: the six texts, the count said, no duplicate in play."""
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            problems = content_problems(content=content_of(self._meta.model), values=data, key=data.get("key"))
+            for problem in problems:
+                self.add_error(None, problem)
+        return data
+
+
 class ContentAdmin(admin.ModelAdmin):
     """What task cards and fields share: retire, restore, import, export."""
+
+    form = ContentForm
 
     actions = ("retire", "restore", "export_csv", "export_json")
     change_list_template = "admin/think_alike/content/change_list.html"
@@ -56,6 +78,32 @@ class ContentAdmin(admin.ModelAdmin):
     @admin.display(description=_("in play"), boolean=True, ordering="is_retired")
     def in_play_column(self, item):
         return not item.is_retired
+
+    @admin.display(description=_("text in your language"))
+    def local_text_column(self, item):
+        lang = content_lang(translation.get_language())
+        return "—" if lang == "en" else getattr(item, f"text_{lang}") or "—"
+
+    @admin.display(description=_("languages"))
+    def languages_column(self, item):
+        """The content languages it has a text in, or how many it lacks."""
+        missing = [lang for lang in LANGS if not getattr(item, f"text_{lang}")]
+        return (
+            _("all %(n)d") % {"n": len(LANGS)} if not missing else _("lacks %(langs)s") % {"langs": ", ".join(missing)}
+        )
+
+    def get_fieldsets(self, request, obj=None):
+        texts = (
+            _("Texts"),
+            {
+                "fields": TEXT_COLUMNS,
+                "description": _(
+                    "Each text written for its language, asking the same thing in each: a card asking for several "
+                    "answers says how many in every language."
+                ),
+            },
+        )
+        return [(None, {"fields": self.head_fields}), texts, (None, {"fields": self.tail_fields})]
 
     @admin.action(description=_("Retire the selected (used in no new game)"))
     def retire(self, request, queryset):
@@ -125,10 +173,19 @@ class ContentAdmin(admin.ModelAdmin):
 
 @admin.register(TaskCard)
 class TaskCardAdmin(ContentAdmin):
-    list_display = ("text_en", "text_da", "answers", "key", "in_play_column", "times_played")
+    list_display = (
+        "text_en",
+        "local_text_column",
+        "answers",
+        "key",
+        "languages_column",
+        "in_play_column",
+        "times_played",
+    )
     list_filter = ("is_retired", "answers")
-    search_fields = ("key", "text_en", "text_da")
-    fields = ("key", "text_en", "text_da", "answers", "is_retired")
+    search_fields = ("key", *TEXT_COLUMNS)
+    head_fields = ("key", "answers")
+    tail_fields = ("is_retired",)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(played=Count("rounds"))
@@ -140,10 +197,20 @@ class TaskCardAdmin(ContentAdmin):
 
 @admin.register(BoardField)
 class BoardFieldAdmin(ContentAdmin):
-    list_display = ("text_en", "text_da", "kind", "bonus", "key", "is_start", "in_play_column")
+    list_display = (
+        "text_en",
+        "local_text_column",
+        "kind",
+        "bonus",
+        "key",
+        "languages_column",
+        "is_start",
+        "in_play_column",
+    )
     list_filter = ("kind", "is_retired", "is_start")
-    search_fields = ("key", "text_en", "text_da")
-    fields = ("key", "kind", "bonus", "text_en", "text_da", "is_start", "is_retired")
+    search_fields = ("key", *TEXT_COLUMNS)
+    head_fields = ("key", "kind", "bonus")
+    tail_fields = ("is_start", "is_retired")
 
 
 # --- rounds ----------------------------------------------------------------------------

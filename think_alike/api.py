@@ -4,6 +4,7 @@ gives) and its board fields. Its actions are ``think_alike.actions``.
 
 from typing import Annotated, Literal
 
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from ninja import Query, Router
 from pydantic import Field
@@ -12,12 +13,13 @@ from games.actions import Id
 from games.api.errors import errors
 from games.api.schemas import DATE_TIME, Answer, GameViewBase, Request, Within, You
 from think_alike.engine import rules as engine
+from think_alike.models import LANGS, content_lang
 from think_alike.services.game import MAX_MINUTES, MAX_TARGET, MIN_MINUTES
 
 Phase = Literal[tuple(str(phase) for phase in engine.Phase if phase != engine.Phase.FINISHED)]  # type: ignore[valid-type]
 Stop = Literal[engine.STOPS]  # type: ignore[valid-type]
 BoardWay = Literal[engine.BOARD_WAYS]  # type: ignore[valid-type]
-Lang = Literal[tuple(engine.LANGS)]  # type: ignore[valid-type]
+Lang = Literal[LANGS]  # type: ignore[valid-type]
 FieldKind = Literal[engine.FIELD_KINDS]  # type: ignore[valid-type]
 Direction = Literal[engine.DIRECTIONS]  # type: ignore[valid-type]
 
@@ -64,7 +66,10 @@ class ThinkAlikeCreateIn(Request):
         "in order around the circle.",
     )
     lang: Lang | None = Field(
-        default=None, description="Think Alike: the language of the task cards and fields, and of matching answers."
+        default=None,
+        description="Think Alike: the language of the task cards and fields, and of matching answers: "
+        "`en`, `da`, `sv`, `nb`, `fi` or `fr`. Default: the request's language (`Accept-Language`) where it is "
+        "one of them, else `en`.",
     )
 
 
@@ -260,8 +265,9 @@ def add_routes(router: Router) -> None:
         response={200: FieldList, **errors(400, 401, 429)},
         tags=["think alike"],
     )
-    def think_alike_fields_list(request, lang: Lang = Query("en")):
-        """The board fields in play, for choosing a `course` when you create a game of Think Alike."""
+    def think_alike_fields_list(request, lang: Lang | None = Query(None)):
+        """The board fields in play, for choosing a `course` when you create a game of Think Alike; their texts in
+        `lang`, by default the request's language where it is a content language, else English."""
         from .selectors import think_alike_fields
 
-        return {"fields": think_alike_fields(lang=lang)}
+        return {"fields": think_alike_fields(lang=lang or content_lang(translation.get_language()))}

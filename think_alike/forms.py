@@ -1,9 +1,10 @@
 """Think Alike's part of the new-game form."""
 
 from django import forms
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from .models import BoardField
+from .models import LANG_NAMES, LANGS, BoardField, content_lang
 
 COURSE_LENGTH = 15  # fields the creator chooses after the start field
 
@@ -17,10 +18,11 @@ def _time_limit_choices():
 class ThinkAlikeOptionsForm(forms.Form):
     lang = forms.ChoiceField(
         label=_("Language of the task cards"),
-        choices=[("en", _("English")), ("da", _("Danish"))],
+        choices=[(lang, LANG_NAMES[lang]) for lang in LANGS],
         initial="en",
         widget=forms.RadioSelect,
         required=False,
+        help_text=_("The cards and fields are written for each language; answers are matched in it."),
     )
     stop = forms.ChoiceField(
         label=_("The game ends"),
@@ -62,8 +64,12 @@ class ThinkAlikeOptionsForm(forms.Form):
     )
 
     def __init__(self, *args, lang: str = "en", **kwargs):
+        """The cards' language is the creator's unless they choose another: the active language (the
+        request's) where it is a content language, else ``lang``."""
         super().__init__(*args, **kwargs)
-        self.fields["lang"].initial = lang if lang in ("en", "da") else "en"
+        active = translation.get_language()
+        lang = content_lang(active) if content_lang(active) != "en" else content_lang(lang)
+        self.fields["lang"].initial = lang
         choices = _course_choices(lang)
         for number in range(1, COURSE_LENGTH + 1):
             self.fields[f"course_{number}"] = forms.TypedChoiceField(
@@ -93,7 +99,8 @@ class ThinkAlikeOptionsForm(forms.Form):
         """The options for ``game_create``, from a valid form."""
         data = self.cleaned_data
         stop = data.get("stop") or "points"
-        options = {"stop": stop, "board": data.get("board") or "random", "lang": data.get("lang") or "en"}
+        lang = data.get("lang") or self.fields["lang"].initial
+        options = {"stop": stop, "board": data.get("board") or "random", "lang": lang}
         if stop == "points":
             options["target"] = data.get("target")
         elif stop == "tasks":

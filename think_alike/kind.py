@@ -154,7 +154,8 @@ class ThinkAlikeKind(GameKind):
         from .services.content import content_load_builtin
 
         for name, loaded in content_load_builtin().items():
-            yield f"think alike {name}: {loaded.created} added, {loaded.unchanged} already there"
+            filled = f", {loaded.updated} given the languages they lacked" if loaded.updated else ""
+            yield f"think alike {name}: {loaded.created} added, {loaded.unchanged} already there{filled}"
 
 
 KIND = ThinkAlikeKind()

@@ -12,6 +12,48 @@ from django.utils.translation import gettext_lazy as _
 TEXT_MAX_LENGTH = 120
 MAX_ANSWERS = 10  # the engine's MAX_ANSWERS_PER_TASK; a test keeps the two agreeing
 
+# The languages of the task cards and fields: every card and field has a text in each
+# (a column ``text_<lang>``), written for that language, not translated word for word.
+LANGS = ("en", "da", "sv", "nb", "fi", "fr")
+LANG_NAMES = {
+    "en": _("English"),
+    "da": _("Danish"),
+    "sv": _("Swedish"),
+    "nb": _("Norwegian"),
+    "fi": _("Finnish"),
+    "fr": _("French"),
+}
+TEXT_COLUMNS = tuple(f"text_{lang}" for lang in LANGS)
+
+
+def content_lang(code: str | None) -> str:
+    """The content language for a language code ("nb-no", "da", "no"...): one of ``LANGS``, else English."""
+    base = (code or "").lower().replace("_", "-").split("-")[0]
+    base = "nb" if base in ("no", "nn") else base
+    return base if base in LANGS else "en"
+
+
+TEXT_LABELS = {
+    "en": _("text (English)"),
+    "da": _("text (Danish)"),
+    "sv": _("text (Swedish)"),
+    "nb": _("text (Norwegian)"),
+    "fi": _("text (Finnish)"),
+    "fr": _("text (French)"),
+}
+
+
+def _text_field(lang: str) -> models.CharField:
+    """A card's or field's text in one language. Every language is asked for (forms, imports, the
+    built-in files); a blank one, left by a row older than the language, reads as English."""
+    return models.CharField(
+        TEXT_LABELS[lang], max_length=TEXT_MAX_LENGTH, **({} if lang in ("en", "da") else {"default": ""})
+    )
+
+
+def _text(item, lang: str) -> str:
+    return (getattr(item, f"text_{lang}") if lang in LANGS else "") or item.text_en
+
 
 class ContentQuerySet(models.QuerySet):
     def in_play(self):
@@ -22,8 +64,12 @@ class TaskCard(models.Model):
     """A task card: "A fruit that is not round". ``answers``: how many answers it asks for."""
 
     key = models.SlugField(_("key"), max_length=80, unique=True, help_text=_("A stable name for imports and exports."))
-    text_en = models.CharField(_("text (English)"), max_length=TEXT_MAX_LENGTH)
-    text_da = models.CharField(_("text (Danish)"), max_length=TEXT_MAX_LENGTH)
+    text_en = _text_field("en")
+    text_da = _text_field("da")
+    text_sv = _text_field("sv")
+    text_nb = _text_field("nb")
+    text_fi = _text_field("fi")
+    text_fr = _text_field("fr")
     answers = models.PositiveSmallIntegerField(_("answers asked for"), default=1)
     is_retired = models.BooleanField(
         _("retired"), default=False, help_text=_("A retired card is dealt in no new game; running games keep it.")
@@ -47,7 +93,8 @@ class TaskCard(models.Model):
         return self.text_en or self.key
 
     def text(self, lang: str) -> str:
-        return self.text_da if lang == "da" else self.text_en
+        """The text in a content language; English where it has none."""
+        return _text(self, lang)
 
 
 class BoardField(models.Model):
@@ -64,8 +111,12 @@ class BoardField(models.Model):
     bonus = models.PositiveSmallIntegerField(
         _("duel bonus"), null=True, blank=True, help_text=_("Duel fields only: 2 or 4 points.")
     )
-    text_en = models.CharField(_("text (English)"), max_length=TEXT_MAX_LENGTH)
-    text_da = models.CharField(_("text (Danish)"), max_length=TEXT_MAX_LENGTH)
+    text_en = _text_field("en")
+    text_da = _text_field("da")
+    text_sv = _text_field("sv")
+    text_nb = _text_field("nb")
+    text_fi = _text_field("fi")
+    text_fr = _text_field("fr")
     is_start = models.BooleanField(
         _("start field"), default=False, help_text=_("The one swap field every board starts with.")
     )
@@ -94,7 +145,8 @@ class BoardField(models.Model):
         return self.text_en or self.key
 
     def text(self, lang: str) -> str:
-        return self.text_da if lang == "da" else self.text_en
+        """The text in a content language; English where it has none."""
+        return _text(self, lang)
 
 
 class ThinkAlikeRound(models.Model):

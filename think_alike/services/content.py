@@ -5,16 +5,25 @@ An import is all or nothing: every row is checked first, and one bad row refuses
 the whole file with a reason per bad row. Rows are matched to what exists by their
 ``key``: a known key updates its card or field, a new one adds it. The built-in
 content loads the same way, but only adds what is missing, so an admin's edits
-survive ``manage.py load_content``.
+survive ``manage.py load_content`` (of a known card or field it only fills in the
+languages it lacks, as after a new content language).
+
+Every card and field has a text in each content language (``models.LANGS``: en, da,
+sv, nb, fi, fr), each written for its language. The checks a row passes: all six
+texts, none empty; no two cards (nor two association fields) with the same text in
+a language, case, spacing and punctuation aside; a card asking for several answers
+says how many in every language (the number as a word or a digit), and the digits a
+text names are the same in every language; no template placeholders.
 
 JSON is a list of objects, either flat (the CSV's columns) or as the built-in
-files write them (``"text": {"en": ..., "da": ...}``). CSV has a header row.
+files write them (``"text": {"en": ..., "da": ..., ...}``). CSV has a header row.
 """
 
 import csv
 import io
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +31,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from think_alike.engine import rules as engine
-from think_alike.models import MAX_ANSWERS, TEXT_MAX_LENGTH, BoardField, TaskCard
+from think_alike.models import LANGS, MAX_ANSWERS, TEXT_COLUMNS, TEXT_MAX_LENGTH, BoardField, TaskCard
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
@@ -43,7 +52,7 @@ class ContentImportError(Exception):
 @dataclass(frozen=True)
 class ContentImport:
     created: int
-    updated: int
+    updated: int  # the built-in load: rows given the languages they lacked
     unchanged: int
 
 
@@ -57,10 +66,22 @@ class Content:
     builtin: str  # the file under CONTENT_DIR
 
 
-TASKS = Content("tasks", TaskCard, ("key", "answers", "text_en", "text_da", "retired"), "tasks.json")
-FIELDS = Content(
-    "fields", BoardField, ("key", "kind", "bonus", "start", "text_en", "text_da", "retired"), "fields.json"
-)
+TASKS = Content("tasks", TaskCard, ("key", "answers", *TEXT_COLUMNS, "retired"), "tasks.json")
+FIELDS = Content("fields", BoardField, ("key", "kind", "bonus", "start", *TEXT_COLUMNS, "retired"), "fields.json")
+
+# How a card asking for several answers says how many, per language (a digit also does).
+COUNT_WORDS: dict[int, dict[str, str]] = {
+    2: {"en": "two", "da": "to", "sv": "två", "nb": "to", "fi": "kaksi", "fr": "deux"},
+    3: {"en": "three", "da": "tre", "sv": "tre", "nb": "tre", "fi": "kolme", "fr": "trois"},
+    4: {"en": "four", "da": "fire", "sv": "fyra", "nb": "fire", "fi": "neljä", "fr": "quatre"},
+    5: {"en": "five", "da": "fem", "sv": "fem", "nb": "fem", "fi": "viisi", "fr": "cinq"},
+    6: {"en": "six", "da": "seks", "sv": "sex", "nb": "seks", "fi": "kuusi", "fr": "six"},
+    7: {"en": "seven", "da": "syv", "sv": "sju", "nb": "sju", "fi": "seitsemän", "fr": "sept"},
+    8: {"en": "eight", "da": "otte", "sv": "åtta", "nb": "åtte", "fi": "kahdeksan", "fr": "huit"},
+    9: {"en": "nine", "da": "ni", "sv": "nio", "nb": "ni", "fi": "yhdeksän", "fr": "neuf"},
+    10: {"en": "ten", "da": "ti", "sv": "tio", "nb": "ti", "fi": "kymmenen", "fr": "dix"},
+}
+PLACEHOLDER = re.compile(r"%\(|\{|\}|%[sd]")
 CONTENTS = {content.name: content for content in (TASKS, FIELDS)}
 
 
@@ -103,12 +124,14 @@ def content_rows_read(*, name: str, data: bytes) -> list[dict]:
 
 
 def _flatten(item: dict) -> dict:
-    """The built-in files' shape ({"text": {"en", "da"}}) as the flat columns."""
+    """The built-in files' shape ({"text": {"en": ..., "da": ..., ...}}) as the flat columns."""
     row = dict(item)
     text = row.pop("text", None)
     if isinstance(text, dict):
-        row.setdefault("text_en", text.get("en"))
-        row.setdefault("text_da", text.get("da"))
+        for lang in LANGS:
+            row.setdefault(f"text_{lang}", text.get(lang))
+        if set(text) - set(LANGS):
+            row["text"] = text  # a language not known: refused below as an unknown column
     elif text is not None:
         row["text"] = text  # refused below as an unknown column
     return row
@@ -130,7 +153,36 @@ def _text(row: dict, column: str) -> str:
         raise _RowProblem(_("%(column)s is longer than %(n)d characters.") % {"column": column, "n": TEXT_MAX_LENGTH})
     if "\x00" in value:
         raise _RowProblem(_("%(column)s holds a NUL character.") % {"column": column})
+    if PLACEHOLDER.search(value):
+        raise _RowProblem(_("%(column)s holds a placeholder or a brace.") % {"column": column})
     return value
+
+
+def _texts(row: dict) -> dict[str, str]:
+    """The six texts of a row; each language's is there and not empty."""
+    return {column: _text(row, column) for column in TEXT_COLUMNS}
+
+
+def normalized(text: str) -> str:
+    """A text as compared for duplicates: case, punctuation and spacing aside."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join("".join(c if c.isalnum() else " " for c in text).split())
+
+
+def _count_check(texts: dict[str, str], answers: int) -> None:
+    """A card asking for several answers says how many in each language; all name the same digits."""
+    digits = {tuple(sorted(re.findall(r"\d+", text))) for text in texts.values()}
+    if len(digits) > 1:
+        raise _RowProblem(_("The texts do not name the same numbers in every language."))
+    if answers > 1:
+        words = COUNT_WORDS.get(answers, {})
+        for column, text in texts.items():
+            found = normalized(text).split()
+            if str(answers) not in found and words.get(column.removeprefix("text_")) not in found:
+                raise _RowProblem(
+                    _("%(column)s does not say how many answers the card asks for (%(n)d).")
+                    % {"column": column, "n": answers}
+                )
 
 
 def _number(row: dict, column: str) -> int | None:
@@ -161,7 +213,9 @@ def _task_values(row: dict) -> dict:
     answers = 1 if answers is None else answers
     if not 1 <= answers <= MAX_ANSWERS:
         raise _RowProblem(_("answers is from 1 to %(n)d.") % {"n": MAX_ANSWERS})
-    return {"answers": answers, "text_en": _text(row, "text_en"), "text_da": _text(row, "text_da")}
+    texts = _texts(row)
+    _count_check(texts, answers)
+    return {"answers": answers, **texts}
 
 
 def _field_values(row: dict) -> dict:
@@ -180,8 +234,7 @@ def _field_values(row: dict) -> dict:
         "kind": kind,
         "bonus": bonus,
         "is_start": start,
-        "text_en": _text(row, "text_en"),
-        "text_da": _text(row, "text_da"),
+        **_texts(row),
     }
 
 
@@ -221,6 +274,51 @@ def _check(content: Content, rows: list) -> tuple[list[tuple[str, dict]], list[t
     return checked, problems
 
 
+def _compared(content: Content, values: dict) -> bool:
+    """Whether a row's texts must differ from the others': every card's, and association fields'
+    (the action fields share theirs: "Swap", "Move", "Duel for 2")."""
+    return content is TASKS or values.get("kind") == BoardField.Kind.ASSOCIATION
+
+
+def _duplicate_problems(content: Content, checked, others) -> list[tuple[str, str]]:
+    """Two rows with the same text in a language, or a row and one of ``others``: (key, {column: text})
+    of what else must differ (for an admin's import, what is in play under another key)."""
+    problems: list[tuple[str, str]] = []
+    seen: dict[tuple[str, str], str] = {}
+    for key, texts in others:
+        for column in TEXT_COLUMNS:
+            if texts.get(column):
+                seen.setdefault((column, normalized(texts[column])), key)
+    for key, values in checked:
+        if not _compared(content, values):
+            continue
+        for column in TEXT_COLUMNS:
+            other = seen.setdefault((column, normalized(values[column])), key)
+            if other != key:
+                problems.append((key, _("%(column)s is the same as %(other)s's.") % {"column": column, "other": other}))
+    return problems
+
+
+def content_problems(*, content: Content, values: dict, key: str | None) -> list[str]:
+    """What an import would refuse in one card or field as an admin's form gives it (model values).
+
+    The row's own checks, and no text the same as one of another card or association field in play.
+    """
+    row = {"key": key, **{column: values.get(column) for column in TEXT_COLUMNS}}
+    if content is TASKS:
+        row["answers"] = values.get("answers")
+    else:
+        row.update(kind=values.get("kind"), bonus=values.get("bonus"), start=bool(values.get("is_start")))
+    checked, problems = _check(content, [row])
+    if problems:
+        return [why for _label, why in problems]
+    others = content.model.objects.in_play().exclude(key=key)
+    if content is FIELDS:
+        others = others.filter(kind=BoardField.Kind.ASSOCIATION)
+    found = _duplicate_problems(content, checked, [(row["key"], row) for row in others.values("key", *TEXT_COLUMNS)])
+    return [why for _key, why in found]
+
+
 # --- writing -----------------------------------------------------------------------
 
 
@@ -238,6 +336,14 @@ def content_import(*, content: Content, rows: list, update: bool = True) -> Cont
         }
         if content is FIELDS and not problems:
             problems += _start_problems(checked, existing)
+        if not problems:
+            others: list = []
+            if update:  # an admin's import: nor the same as a card or field in play under another key
+                in_play = model.objects.in_play().exclude(key__in=[k for k, _ in checked])
+                if content is FIELDS:
+                    in_play = in_play.filter(kind=BoardField.Kind.ASSOCIATION)
+                others = [(row["key"], row) for row in in_play.values("key", *TEXT_COLUMNS)]
+            problems += _duplicate_problems(content, checked, others)
         if problems:
             raise ContentImportError(
                 _("Nothing was imported: %(n)d of %(total)d rows have problems.")
@@ -251,7 +357,10 @@ def content_import(*, content: Content, rows: list, update: bool = True) -> Cont
             if item is None:
                 new.append(model(key=key, **values))
                 created += 1
-            elif update and any(getattr(item, name) != value for name, value in values.items()):
+                continue
+            if not update:  # the built-in content: only the languages the row lacks
+                values = {name: values[name] for name in TEXT_COLUMNS if not getattr(item, name)}
+            if any(getattr(item, name) != value for name, value in values.items()):
                 for name, value in values.items():
                     setattr(item, name, value)
                 changed.append(item)
@@ -315,7 +424,7 @@ def _row(content: Content, item) -> dict:
         row["answers"] = item.answers
     else:
         row.update(kind=item.kind, bonus=item.bonus, start=item.is_start)
-    row.update(text_en=item.text_en, text_da=item.text_da, retired=item.is_retired)
+    row.update({column: getattr(item, column) for column in TEXT_COLUMNS}, retired=item.is_retired)
     return row
 
 

@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import kinds
@@ -11,6 +12,7 @@ from games.models import Game
 from games.services.errors import GameError, from_rule_error
 from think_alike.engine import rules as engine
 from think_alike.models import (
+    LANGS,
     BoardField,
     TaskCard,
     ThinkAlikeAnswer,
@@ -18,6 +20,7 @@ from think_alike.models import (
     ThinkAlikeRound,
     ThinkAlikeRoundScore,
     ThinkAlikeRuling,
+    content_lang,
 )
 
 MAX_TARGET = 999
@@ -80,9 +83,12 @@ def think_alike_options_clean(options: dict, *, max_seats: int | None = None) ->
                 _("There are not enough board fields in play for a board of %(n)d: an admin must add some.")
                 % {"n": engine.BOARD_SIZE}
             )
-    lang = options.get("lang") or "en"
-    if lang not in engine.LANGS:
-        raise _invalid(_("Choose English or Danish for the task cards."))
+    lang = options.get("lang")
+    if not lang:  # the creator's language, where the cards are written in it and answers matched in it
+        lang = content_lang(translation.get_language())
+        lang = lang if lang in engine.LANGS else "en"
+    if lang not in LANGS or lang not in engine.LANGS:
+        raise _invalid(_("Choose the language of the task cards: one of %(langs)s.") % {"langs": ", ".join(LANGS)})
     cleaned["lang"] = lang
     return cleaned
 

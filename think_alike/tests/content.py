@@ -5,30 +5,34 @@ from games.tests.factories import UserFactory
 from think_alike.models import BoardField, TaskCard
 from think_alike.services.content import content_load_builtin
 
+# How the test content writes a text in the languages other than English and Danish.
+MARKS = {"sv": "(sv)", "nb": "(nb)", "fi": "(fi)", "fr": "(fr)"}
+
+
+def texts(en: str, da: str) -> dict:
+    """The six text columns of a card or field: ``en``, ``da``, and ``en`` marked for the other four."""
+    return {"text_en": en, "text_da": da, **{f"text_{lang}": f"{en} {mark}" for lang, mark in MARKS.items()}}
+
 
 def small_content(*, tasks: int = 40, answers: int = 1, associations: int = 20) -> dict:
     """A start field, ``associations`` association fields, a swap, a move and two duels; ``tasks`` cards.
 
     Returns {"start": field, "associations": [...], "swap", "move", "duel2", "duel4", "tasks": [...]}.
     """
-    start = BoardField.objects.create(key="start", kind="swap", is_start=True, text_en="Start", text_da="Start")
+    start = BoardField.objects.create(key="start", kind="swap", is_start=True, **texts("Start", "Start"))
     made = {
         "start": start,
         "associations": [
-            BoardField.objects.create(key=f"theme-{n}", kind="association", text_en=f"Theme {n}", text_da=f"Tema {n}")
+            BoardField.objects.create(key=f"theme-{n}", kind="association", **texts(f"Theme {n}", f"Tema {n}"))
             for n in range(associations)
         ],
-        "swap": BoardField.objects.create(key="swap", kind="swap", text_en="Swap", text_da="Byt"),
-        "move": BoardField.objects.create(key="move", kind="move", text_en="Move", text_da="Flyt"),
-        "duel2": BoardField.objects.create(
-            key="duel-2", kind="duel", bonus=2, text_en="Duel for 2", text_da="Duel om 2"
-        ),
-        "duel4": BoardField.objects.create(
-            key="duel-4", kind="duel", bonus=4, text_en="Duel for 4", text_da="Duel om 4"
-        ),
+        "swap": BoardField.objects.create(key="swap", kind="swap", **texts("Swap", "Byt")),
+        "move": BoardField.objects.create(key="move", kind="move", **texts("Move", "Flyt")),
+        "duel2": BoardField.objects.create(key="duel-2", kind="duel", bonus=2, **texts("Duel for 2", "Duel om 2")),
+        "duel4": BoardField.objects.create(key="duel-4", kind="duel", bonus=4, **texts("Duel for 4", "Duel om 4")),
     }
     made["tasks"] = TaskCard.objects.bulk_create(
-        TaskCard(key=f"task-{n}", text_en=f"Task {n}", text_da=f"Opgave {n}", answers=answers) for n in range(tasks)
+        TaskCard(key=f"task-{n}", answers=answers, **texts(f"Task {n}", f"Opgave {n}")) for n in range(tasks)
     )
     return made
 

@@ -102,7 +102,7 @@ class TestCreate:
             ({"board": "spiral"}, "how the board is laid"),
             ({"board": "course"}, "list of 16 fields"),
             ({"board": "course", "course": [1, 2]}, "exactly 16"),
-            ({"lang": "fr"}, "English or Danish"),
+            ({"lang": "de"}, "language of the task cards"),
         ],
     )
     def test_bad_options_are_refused_clearly(self, content, options, words):

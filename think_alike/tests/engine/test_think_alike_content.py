@@ -1,4 +1,6 @@
-"""The Think Alike content: task cards and board fields, in English and Danish."""
+"""The Think Alike content: task cards and board fields, in the six content languages.
+
+The content audit's rules are ``think_alike/tests/test_content_audit.py``."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import think_alike
 from think_alike.engine import rules as ta
 
 CONTENT = Path(think_alike.__file__).parent / "content"
-LANGS = ("en", "da")
+LANGS = ("en", "da", "sv", "nb", "fi", "fr")
 KEY = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -44,7 +46,7 @@ def test_keys_are_unique_slugs(name, items):
 
 
 @pytest.mark.parametrize(("name", "items"), [("tasks", TASKS), ("fields", FIELDS)])
-def test_every_text_is_in_both_languages(name, items):
+def test_every_text_is_in_every_language(name, items):
     for item in items:
         assert set(item["text"]) == set(LANGS), item["key"]
         for lang in LANGS:
@@ -65,7 +67,14 @@ def test_tasks_ask_for_at_least_one_answer():
 
 
 def test_multi_answer_tasks_say_how_many():
-    numbers = {"en": {2: "Two", 3: "Three"}, "da": {2: "To", 3: "Tre"}}
+    numbers = {
+        "en": {2: "Two", 3: "Three"},
+        "da": {2: "To", 3: "Tre"},
+        "sv": {2: "Två", 3: "Tre"},
+        "nb": {2: "To", 3: "Tre"},
+        "fi": {2: "Kaksi", 3: "Kolme"},
+        "fr": {2: "Deux", 3: "Trois"},
+    }
     for task in TASKS:
         if task["answers"] > 1:
             for lang in LANGS:
@@ -80,7 +89,7 @@ def test_fields():
         assert ("bonus" in f) == (f["kind"] == "duel"), f["key"]
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", ta.LANGS)
 def test_the_content_plays(lang):
     """The service's way in: ids given, one language chosen."""
     fields = [
