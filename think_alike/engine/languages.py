@@ -15,6 +15,7 @@ stemmed; ``#`` starts a comment). ``Language`` holds, per language:
 - ``suffixes``: endings the hand-made rules try taking off before stemming (the
   Snowball stemmer alone does not see that "tigre" is "tiger", "knives" "knife");
 - ``irregular``: plural and inflected forms no rule finds ("mice", "børn");
+- ``typo_from``: the shortest word in which a typo is forgiven;
 - ``words`` and ``keep``: the common-word list.
 """
 
@@ -57,12 +58,15 @@ class Language:
     numbers: dict[str, str]
     suffixes: tuple[str, ...]
     irregular: dict[str, str]
+    # The shortest word a typo is forgiven in. Finnish: 6, as the length of a sound
+    # tells words apart there (tuli, tuuli; palo, pallo) and short words are many.
+    typo_from: int = 5
 
 
 _NORDIC_SUFFIXES = {
     "da": ("erne", "rne", "ene", "ne", "er", "en", "et", "e", "r", "n", "t"),
     "nb": ("ene", "ne", "er", "en", "et", "a", "e", "r", "n", "t"),
-    "sv": ("orna", "arna", "erna", "na", "or", "ar", "er", "en", "et", "a", "n", "t"),
+    "sv": ("orna", "arna", "erna", "rna", "na", "or", "ar", "er", "en", "et", "a", "n", "t"),
 }
 
 LANGUAGES: dict[str, Language] = {
@@ -264,6 +268,7 @@ LANGUAGES: dict[str, Language] = {
         ),
         suffixes=("t", "n"),
         irregular={},
+        typo_from=6,
     ),
     "fr": Language(
         code="fr",

@@ -169,8 +169,12 @@ def _english(word: str) -> set[str]:
     return forms
 
 
+# Finnish consonant gradation: the weak grade of an inflected form -> the strong grade.
+_FI_STRONG = (("ng", "nk"), ("nn", "nt"), ("ll", "lt"), ("mm", "mp"), ("rr", "rt"), ("d", "t"), ("v", "p"))
+
+
 def _finnish(word: str) -> set[str]:
-    """The nominative plural, genitive and partitive of Finnish nouns, and k/p/t gradation."""
+    """Finnish plural, genitive and partitive endings, -nen and -in stems, gradation."""
     forms = set()
     if len(word) >= 5 and word[-1] in "tn" and word[-2] in _VOWELS:
         forms.add(word[:-1])  # koirat, koiran -> koira
@@ -178,9 +182,19 @@ def _finnish(word: str) -> set[str]:
         forms.add(word[:-1])  # kahvia -> kahvi, leipää -> leipä
     if len(word) >= 6 and word[-2:] in ("ta", "tä") and word[-3] in _VOWELS:
         forms.add(word[:-2])  # suklaata -> suklaa
+    for ending in ("set", "sen", "sia", "siä"):
+        if len(word) >= 6 and word.endswith(ending):
+            forms.add(word[: -len(ending)] + "nen")  # hevoset -> hevonen
+    for ending in ("imet", "imen", "imia", "imiä"):
+        if len(word) >= 7 and word.endswith(ending):
+            forms.add(word[: -len(ending)] + "in")  # puhelimet -> puhelin
     for form in list(forms):
         if len(form) >= 4 and form[-2] in "kpt" and form[-3] in _VOWELS and form[-1] in _VOWELS:
             forms.add(form[:-1] + form[-2] + form[-1])  # sukat -> suka -> sukka
+        for weak, strong in _FI_STRONG:
+            cut = len(form) - 1 - len(weak)
+            if cut >= 2 and form[-1] in _VOWELS and form[cut:-1] == weak and form[cut - 1] in _VOWELS | {"l", "n", "r"}:
+                forms.add(form[:cut] + strong + form[-1])  # kengät -> kengä -> kenkä
     return forms
 
 
@@ -192,7 +206,8 @@ def _nordic(word: str, language: Language) -> set[str]:
         if not word.endswith(suffix) or len(word) - len(suffix) < 2:
             continue
         if len(suffix) == 1 and suffix not in "ea" and word[-2] != "e":
-            continue  # a lone -r, -n, -t only after e: kage-r, kage-n, æble-t
+            if not (language.code == "sv" and suffix == "r" and word[-2] in _VOWELS):
+                continue  # a lone -r, -n, -t only after e: kage-r, kage-n, æble-t (Swedish sko-r)
         if suffix in ("er", "r") and word in keep:
             continue  # "fisker" is a fisherman, not fishes
         stem_ = word[: -len(suffix)]
@@ -241,7 +256,7 @@ def _is_known(word: str, lang: str) -> bool:
 def _misspelt(a: str, b: str, lang: str) -> bool:
     language = LANGUAGES[lang]
     shorter = min(len(a), len(b))
-    if shorter < 5 or a[0] != b[0] or not (a.isalpha() and b.isalpha()):
+    if shorter < language.typo_from or a[0] != b[0] or not (a.isalpha() and b.isalpha()):
         return False
     limit = 2 if shorter >= 9 else 1
     if abs(len(a) - len(b)) > limit:

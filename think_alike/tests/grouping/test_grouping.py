@@ -33,6 +33,8 @@ def test_the_labelled_set_is_large_enough(lang):
     assert sum(p.same for p in pairs) >= 40
     assert sum(not p.same for p in pairs) >= 40
     assert len({(p.a, p.b) for p in pairs}) == len(pairs), "a pair is labelled twice"
+    holdout = labelled.pairs(lang, labelled.HOLDOUT)  # read by bench/grouping.py
+    assert sum(p.same for p in holdout) >= 20 and sum(not p.same for p in holdout) >= 20
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -1,0 +1,91 @@
+"""Think Alike's answer grouping: precision and recall per language on the labelled pairs.
+
+The pairs are ``think_alike/tests/grouping/<lang>.tsv`` (``same`` or ``apart``, two
+answers as players type them), on which the grouping was tuned, and the held-out
+``think_alike/tests/grouping/holdout/<lang>.tsv``, written afterwards. Each pair is
+grouped as the game groups a round of two answers; "together" is a claim that they
+are the same answer:
+
+- precision: of the pairs grouped together, the share labelled ``same``;
+- recall: of the pairs labelled ``same``, the share grouped together.
+
+Also the time to group a round of ten answers (the labelled words, ten at a time),
+with warm caches as in a running server. Pure Python, no database. Run from the
+repository root:
+
+    .venv/bin/python bench/grouping.py            # the table
+    .venv/bin/python bench/grouping.py --wrong    # and every pair it gets wrong
+    .venv/bin/python bench/grouping.py --json     # one JSON object
+"""
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from think_alike.engine.matching import SUPPORTED, group_answers  # noqa: E402
+from think_alike.tests.grouping import labelled  # noqa: E402
+
+
+def round_time(lang: str, repeat: int = 3) -> float:
+    """Milliseconds to group one round of ten answers, the median of ``repeat`` passes."""
+    words = [text for pair in labelled.pairs(lang) for text in (pair.a, pair.b)]
+    rounds = [words[i : i + 10] for i in range(0, len(words), 10)]
+    for answers in rounds:  # warm the caches, as a server's are
+        group_answers([(seat, 0, text) for seat, text in enumerate(answers)], lang)
+    passes = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for answers in rounds:
+            group_answers([(seat, 0, text) for seat, text in enumerate(answers)], lang)
+        passes.append((time.perf_counter() - start) * 1000 / len(rounds))
+    return sorted(passes)[len(passes) // 2]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wrong", action="store_true", help="list the pairs grouped wrongly")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = parser.parse_args()
+
+    results = {"labelled": {}, "holdout": {}}
+    for lang in SUPPORTED:
+        for name, folder in (("labelled", labelled.HERE), ("holdout", labelled.HOLDOUT)):
+            score = labelled.score(lang, folder)
+            results[name][lang] = {
+                "pairs": score.pairs,
+                "same": score.true_same + score.missed_same,
+                "apart": score.pairs - score.true_same - score.missed_same,
+                "precision": round(score.precision, 3),
+                "recall": round(score.recall, 3),
+                "wrong": [{"label": "same" if p.same else "apart", "a": p.a, "b": p.b} for p in score.wrong],
+            }
+        results["labelled"][lang]["ms_per_round_of_10"] = round(round_time(lang), 3)
+    if args.json:
+        print(json.dumps(results, ensure_ascii=False, indent=2))
+        return 0
+    for name, title in (
+        ("labelled", "The labelled pairs (think_alike/tests/grouping/<lang>.tsv; the tests hold them to the bar)"),
+        ("holdout", "The held-out pairs (.../grouping/holdout/<lang>.tsv; written after tuning)"),
+    ):
+        print(title)
+        print(f"{'lang':<5}{'pairs':>6}{'same':>6}{'apart':>6}{'precision':>11}{'recall':>8}{'ms/round':>10}")
+        for lang, row in results[name].items():
+            ms = row.get("ms_per_round_of_10")
+            print(
+                f"{lang:<5}{row['pairs']:>6}{row['same']:>6}{row['apart']:>6}"
+                f"{row['precision']:>11.3f}{row['recall']:>8.3f}{'' if ms is None else f'{ms:.3f}':>10}"
+            )
+            if args.wrong:
+                for pair in row["wrong"]:
+                    print(f"      {pair['label']:<6} {pair['a']!r} / {pair['b']!r}")
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
