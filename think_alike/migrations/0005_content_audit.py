@@ -42,6 +42,7 @@ RETIRED = {
 
 # key: [[English, Danish] shipped, [English, Danish] now]
 REWRITTEN = {
+    "three-fruits": [["Three fruits", "Tre frugter"], ["Three fruits in a fruit salad", "Tre frugter i en frugtsalat"]],
     "home-town": [["A city in Europe", "En by i Danmark"], ["A town or city in Britain", "En by i Danmark"]],
     "famous-dane": [["A famous Dane", "En kendt dansker"], ["A famous Brit", "En kendt dansker"]],
     "christmas-treats": [
