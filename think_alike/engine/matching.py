@@ -51,11 +51,9 @@ from rapidfuzz.distance import OSA
 from games.engine import serial
 from think_alike.engine.languages import LANGUAGES, Language, known_stems, stem, word_list
 
-# Every language answers are grouped in.
+# Every language answers are grouped in, and so a game may be played in.
 SUPPORTED = tuple(LANGUAGES)
-# The languages a game may be played in so far (its cards and fields exist in them);
-# the content half of issue 16 widens this to SUPPORTED.
-LANGS = ("en", "da")
+LANGS = SUPPORTED
 
 _APOSTROPHES = frozenset("'’‘ʼ`´′")
 

@@ -72,7 +72,7 @@ def test_bad_seat_counts(seats):
         {"stop": "tasks", "count": 41},
         {"stop": "time"},
         {"stop": "time", "ends_at": "tomorrow"},
-        {"lang": "fr"},
+        {"lang": "de"},
         {"board": "spiral"},
         {"board": "course", "course": COURSE[:15]},
         {"board": "course", "course": COURSE[:15] + [COURSE[1]]},

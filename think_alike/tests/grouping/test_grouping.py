@@ -229,7 +229,7 @@ def test_in_a_game_a_merge_in_round_1_and_a_split_in_round_2_hold_on_every_form(
 
 
 def test_in_a_game_the_language_groups_its_plurals():
-    state, _ = play({0: "Et æble", 1: "æblerne", 2: "pære", 3: "pærerne"}, lang="da")
+    state, _ = play({0: "Ett äpple", 1: "äpplen", 2: "päron", 3: "päronen"}, lang="sv")
     assert group_of(state, 0) == group_of(state, 1)
     assert group_of(state, 2) == group_of(state, 3) != group_of(state, 0)
 
