@@ -26,9 +26,16 @@ def forwarded_address(meta, proxies: int) -> str | None:
         return None
 
 
-def client_address(request) -> str:
-    """Who sent the request, for rates and lockouts (``REMOTE_ADDR``, once the middleware set it)."""
-    return request.META.get("REMOTE_ADDR") or "unknown"
+def client_address(request) -> str | None:
+    """Who sent the request, for rates and lockouts (``REMOTE_ADDR``, once the middleware set it).
+
+    None when there is no address (a Unix socket, a request made in a test): the
+    lockouts keep addresses in a column of IP addresses, which takes nothing else.
+    """
+    try:
+        return str(ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")))
+    except ValueError:
+        return None
 
 
 def _from_proxy(request) -> None:

@@ -63,7 +63,7 @@ def throttled(scope: str, *, fields: tuple[str, ...] = ()):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
             if request.method == "POST":
-                waits = [hit(request, f"{scope}-address", client_address(request))]
+                waits = [hit(request, f"{scope}-address", client_address(request) or "unknown")]
                 for field in fields:
                     value = fold(request.POST.get(field, ""))
                     if value:

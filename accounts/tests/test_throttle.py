@@ -10,7 +10,7 @@ from django.core import mail
 from django.test import RequestFactory
 from django.urls import reverse
 
-from accounts.network import TrustedProxyMiddleware, forwarded_address
+from accounts.network import TrustedProxyMiddleware, client_address, forwarded_address
 from accounts.throttle import fold
 from games.tests.factories import UserFactory
 
@@ -233,3 +233,9 @@ def test_logging_in_to_ones_own_account_does_not_wipe_the_failures_against_anoth
     client.logout()
     log_in(client, "victim", address="10.7.7.7")
     assert log_in(client, "victim", password=PASSWORD, address="10.8.8.8").status_code == 429
+
+
+def test_a_request_without_an_address_has_none():
+    assert client_address(RequestFactory().get("/", REMOTE_ADDR="")) is None
+    assert client_address(RequestFactory().get("/", REMOTE_ADDR="unix:/run/x.sock")) is None
+    assert client_address(RequestFactory().get("/", REMOTE_ADDR="::1")) == "::1"
