@@ -203,9 +203,9 @@ def _nordic(word: str, language: Language) -> set[str]:
     for suffix in language.suffixes:
         if not word.endswith(suffix) or len(word) - len(suffix) < 2:
             continue
-        if len(suffix) == 1 and suffix not in "ea" and word[-2] != "e":
-            if not (language.code == "sv" and suffix == "r" and word[-2] in _VOWELS):
-                continue  # a lone -r, -n, -t only after e: kage-r, kage-n, æble-t (Swedish sko-r)
+        swedish_r = language.code == "sv" and suffix == "r" and word[-2] in _VOWELS  # sko-r
+        if len(suffix) == 1 and suffix not in "ea" and word[-2] != "e" and not swedish_r:
+            continue  # a lone -r, -n, -t only after e: kage-r, kage-n, æble-t
         if suffix in ("er", "r") and word in keep:
             continue  # "fisker" is a fisherman, not fishes
         stem_ = word[: -len(suffix)]
