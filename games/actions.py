@@ -16,12 +16,36 @@ from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 
 from games.services.errors import GameError
+from games.text import MESSAGE, TextRefused, text_clean, text_storable
 
-# A string the database can store: PostgreSQL refuses the NUL character.
-TEXT = r"^[^\x00]*$"
+
+def _free_text(value: str) -> str:
+    try:
+        return text_clean(value)
+    except TextRefused as refused:
+        raise PydanticCustomError("free_text", "{problem}", {"problem": str(refused.message)}) from None
+
+
+def _storable(value: str) -> str:
+    if not text_storable(value):
+        raise PydanticCustomError("storable_text", "Not valid Unicode, or holds the NUL character.")
+    return value
+
+
+FREE_TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
+# What people type that others read (a clue, an answer, a name): ``games.text``'s policy, NFC as kept.
+# Its pattern tells clients what a regular expression can say of the policy (controls, bidi, zero-width).
+FreeText = Annotated[
+    str,
+    AfterValidator(_free_text),
+    Field(json_schema_extra={"pattern": FREE_TEXT_PATTERN}),
+]
+# Any other string (a username, a password, an invite code): one the database can store and a page can send.
+StorableText = Annotated[str, AfterValidator(_storable), Field(json_schema_extra={"pattern": r"^[^\x00]*$"})]
 
 # A card's or a board field's id: the API gives ids as strings and takes strings or integers.
 Id = Annotated[str, Field(pattern=r"^[0-9]{1,18}$")] | int
@@ -62,6 +86,7 @@ def _problem(error: ValidationError, data: Any, models: Iterable[type[Action]]) 
     known = {action_type(model): model for model in models}
     first = error.errors(include_url=False)[0]
     kind = data.get("type") if isinstance(data, Mapping) else None
+    kind = kind if isinstance(kind, str) else None  # any JSON at all may come as the type
     if kind not in known or first["type"] in ("union_tag_not_found", "union_tag_invalid", "model_type", "dict_type"):
         return _("An action is an object whose type is one of: %(types)s.") % {"types": ", ".join(sorted(known))}
     field = str(first["loc"][1]) if len(first["loc"]) > 1 else "type"  # (type, field, [index, ...])
@@ -70,6 +95,8 @@ def _problem(error: ValidationError, data: Any, models: Iterable[type[Action]]) 
         return _("A %(type)s action needs its %(field)s.") % values
     if first["type"] == "extra_forbidden":
         return _("A %(type)s action has no %(field)s.") % values
+    if first["type"] in ("free_text", "storable_text", "string_unicode"):
+        return _("Check the %(field)s of this %(type)s action: %(problem)s") % {**values, "problem": str(MESSAGE)}
     return _("Check the %(field)s of this %(type)s action.") % values
 
 

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.actions import TEXT, Action, Id, Resign
+from games.actions import Action, FreeText, Id, Resign
 
 
 class Clue(Action):
@@ -18,7 +18,7 @@ class Clue(Action):
     type: Literal["clue"]
     card: Id = Field(description="A card id from your hand (`hand[].id`).")
     # The engine judges the length (`clue_too_long`); the schema says it.
-    text: str = Field(pattern=TEXT, json_schema_extra={"maxLength": 200}, description="The clue: 1 to 200 characters.")
+    text: FreeText = Field(json_schema_extra={"maxLength": 200}, description="The clue: 1 to 200 characters.")
 
 
 class Submit(Action):

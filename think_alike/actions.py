@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.actions import TEXT, Action, Id, Resign
+from games.actions import Action, FreeText, Id, Resign
 
 FieldId = Annotated[Id, Field(description="A board field's id (`board[].id`, `choices`).")]
 Position = Annotated[int, Field(json_schema_extra={"minimum": 0, "maximum": 15})]
@@ -68,7 +68,7 @@ class Answer(Action):
     """Phase `answer`, everyone: your answers, as many as the task card asks for."""
 
     type: Literal["answer"]
-    answers: list[Annotated[str, Field(pattern=TEXT, json_schema_extra={"maxLength": 60})]] = Field(
+    answers: list[Annotated[FreeText, Field(json_schema_extra={"maxLength": 60})]] = Field(
         json_schema_extra={"maxItems": 10},
         description="Exactly `task.answers` texts of at most 60 characters; a blank one matches nothing.",
     )

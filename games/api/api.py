@@ -5,11 +5,12 @@ documentation page from its own static files; everything that can go wrong
 answers ``{"error": {"code", "message"}}`` with the status the issue names.
 """
 
+import functools
 import json
 import logging
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import Http404
+from django.http import Http404, HttpResponseNotAllowed
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -21,6 +22,8 @@ from pydantic.json_schema import models_json_schema
 
 from accounts.services import token_authenticate
 from games.busy import busy_response, database_busy
+from games.models import Game
+from games.selectors.games import game_visible_to
 from games.services.errors import GameError
 
 from .errors import ApiError
@@ -44,10 +47,16 @@ Every key of an answer is in its schema here, and enumerations and limits are in
 schemas too. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
 with status 400 (malformed or invalid input: `bad_request`, `malformed_json`, or
 `bad_action` for an action the game does not take as sent), 401 (no or bad token),
-403 (not yours to see or do), 404 (unknown), 409 (not allowed now: wrong phase,
-already voted, your own card, game full...), 429 (too many requests; see
+403 (not yours to see or do), 404 (unknown, or a private game you may not see: the
+same answer), 405 (`method_not_allowed`: see `Allow`), 409 (not allowed now: wrong
+phase, already voted, your own card, game full...), 415 (`unsupported_media_type`: a
+body must be sent as `Content-Type: application/json`), 429 (too many requests; see
 `Retry-After`) or 503 (`busy`: the server could not get to its database in time; try
 again after `Retry-After`). Answers may gain fields; none will be renamed.
+
+**Text.** What people type that others read (a clue, an answer, a token's name) must
+be valid Unicode with no control, invisible or direction-changing characters; it is
+kept NFC-normalised, and its length is counted in characters (code points).
 
 **Playing.** Poll `GET /api/v1/games/{id}` (its `version` goes up with every change);
 when `you.to_act` is true, send the action the `phase` asks for to
@@ -80,6 +89,14 @@ class FabulaApi(NinjaAPI):
     def get_openapi_operation_id(self, operation) -> str:
         return operation.view_func.__name__
 
+    def _get_urls(self):
+        """Ninja's URLs, each answering a body that is not JSON and a method it does not take in the API's format."""
+        patterns = super()._get_urls()
+        for pattern in patterns:
+            only_reads = pattern.name in DOCUMENTS  # the document, its page, the root: not ninja operations
+            pattern.callback = _guarded(pattern.callback, only_reads=only_reads)
+        return patterns
+
     def get_openapi_schema(self, *args, **kwargs):
         """The document, built once per process and language (building it takes ~90 ms); never mutate it."""
         key = (translation.get_language(), repr(args), repr(sorted(kwargs.items())))
@@ -92,7 +109,7 @@ class FabulaApi(NinjaAPI):
         document = super().get_openapi_schema(*args, **kwargs)
         schemas = document.setdefault("components", {}).setdefault("schemas", {})
         for path, item in document["paths"].items():
-            for operation in item.values():
+            for method, operation in item.items():
                 body = operation.get("requestBody", {}).get("content", {}).get("application/json")
                 if body is not None:
                     body["schema"] = _unwrapped(body["schema"])
@@ -101,7 +118,10 @@ class FabulaApi(NinjaAPI):
                         "content": {"application/json": {"schema": _action_schemas(schemas)}},
                         "required": True,
                     }
-                for status, response in operation.get("responses", {}).items():
+                responses = operation.setdefault("responses", {})
+                if method in BODY_METHODS:
+                    responses.setdefault(415, {"description": "Unsupported Media Type", "content": ERROR_CONTENT})
+                for status, response in responses.items():
                     if str(status) in ("429", "503"):
                         response["headers"] = {"Retry-After": RETRY_AFTER}
                     if str(status) == "401" and operation.get("security"):  # the token's 401, not a password's
@@ -109,6 +129,9 @@ class FabulaApi(NinjaAPI):
         return document
 
 
+DOCUMENTS = ("openapi-json", "openapi-view", "api-root")
+BODY_METHODS = ("post", "put", "patch", "delete")
+ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 WWW_AUTHENTICATE = {"description": '`Bearer realm="api"`', "schema": {"type": "string"}}
 RETRY_AFTER = {
     "description": "Seconds to wait before trying again.",
@@ -165,7 +188,39 @@ def error_response(request, status: int, code: str, message, **extra):
 
 @api.exception_handler(GameError)
 def on_game_error(request, exc: GameError):
+    if exc.kind == "not_found" or _game_hidden(request):
+        return _no_game(request)
     return error_response(request, STATUS_OF_KIND.get(exc.kind, 409), exc.code, exc.message)
+
+
+def _no_game(request):
+    """The one answer for a game that does not exist and for a private game the caller may not see."""
+    return error_response(request, 404, "not_found", _("There is no such game."))
+
+
+def _game_hidden(request) -> bool:
+    """Whether the request names a game that exists but that the caller may not see (a private game not theirs).
+
+    Asked only when a request about a game fails: whatever the refusal (not a player,
+    not open, a bad action), such a game answers as one that does not exist.
+    """
+    match = request.resolver_match
+    game_id = match.kwargs.get("game_id") if match is not None else None
+    if game_id is None:
+        return False
+    game = Game.objects.filter(pk=game_id).first()
+    user = getattr(request, "user", None)
+    return game is not None and not game_visible_to(game=game, user=user, invite_code=_invite_code(request))
+
+
+def _invite_code(request) -> str | None:
+    """The invite code a join's body gives, if any (who holds it may see the game)."""
+    try:
+        data = json.loads(request.body)
+    except (ValueError, SuspiciousOperation):  # not JSON; too large to read
+        return None
+    code = data.get("invite_code") if isinstance(data, dict) else None
+    return code if isinstance(code, str) else None
 
 
 @api.exception_handler(ValidationError)
@@ -217,6 +272,9 @@ def on_suspicious(request, exc):
 
 @api.exception_handler(Http404)
 def on_not_found(request, exc):
+    match = request.resolver_match
+    if match is not None and "game_id" in match.kwargs:
+        return _no_game(request)
     return error_response(request, 404, "not_found", _("There is no such thing here."))
 
 
@@ -227,6 +285,50 @@ def on_unexpected(request, exc):
     # A bug: log it for the developers, and still answer in the API's format.
     log.exception("API error on %s %s", request.method, request.path)
     return error_response(request, 500, "server_error", _("Something went wrong on our side."))
+
+
+def _guarded(view, *, only_reads: bool):
+    """``view``, refusing a body that is not JSON (415) and answering a method it does not take (405) as errors.
+
+    Only JSON: a browser sends a form or ``text/plain`` from any site without asking
+    first (no CORS preflight), so a JSON body in another type could act for a visitor.
+    """
+
+    @functools.wraps(view)
+    def guarded(request, *args, **kwargs):
+        if only_reads and request.method not in ("GET", "HEAD"):
+            return _not_allowed(request, "GET, HEAD")
+        if _has_body(request) and request.content_type.lower() != "application/json":
+            return error_response(
+                request,
+                415,
+                "unsupported_media_type",
+                _("Send the request body as JSON, with Content-Type: application/json."),
+            )
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404:  # the root's, outside ninja's handlers
+            return on_not_found(request, None)
+        if isinstance(response, HttpResponseNotAllowed):  # ninja's, for a path that takes other methods
+            return _not_allowed(request, response["Allow"])
+        return response
+
+    return guarded
+
+
+def _has_body(request) -> bool:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+    except ValueError:
+        return True
+
+
+def _not_allowed(request, allowed: str):
+    response = error_response(
+        request, 405, "method_not_allowed", _("This address takes only: %(methods)s.") % {"methods": allowed}
+    )
+    response["Allow"] = allowed
+    return response
 
 
 @csrf_exempt  # no cookie-based session here: any method gets the JSON 404, not the CSRF page

@@ -17,7 +17,7 @@ from ninja import Schema
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import core_schema
 
-from games.actions import TEXT
+from games.actions import FreeText, StorableText
 from games.models import Game
 from games.services.errors import GameError
 
@@ -25,6 +25,8 @@ GameStatus = Literal[tuple(Game.Status.values)]  # type: ignore[valid-type]
 Pace = Literal[tuple(Game.Pace.values)]  # type: ignore[valid-type]
 Visibility = Literal[tuple(Game.Visibility.values)]  # type: ignore[valid-type]
 DATE_TIME = {"format": "date-time"}
+# What an invite code is made of (``games.models.game.new_invite_code``): any other cannot be one.
+INVITE_CODE = r"^[A-Za-z0-9_-]*$"
 
 
 @dataclass(frozen=True)
@@ -97,9 +99,9 @@ class Error(Answer):
 
 
 class AccountIn(Request):
-    username: str = Field(max_length=150, pattern=TEXT)
-    email: str = Field(max_length=254, pattern=TEXT)
-    password: str = Field(max_length=4096, pattern=TEXT)
+    username: StorableText = Field(max_length=150)
+    email: StorableText = Field(max_length=254)
+    password: StorableText = Field(max_length=4096)
 
 
 class AccountOut(Answer):
@@ -107,9 +109,9 @@ class AccountOut(Answer):
 
 
 class TokenIn(Request):
-    username: str = Field(max_length=150, pattern=TEXT)
-    password: str = Field(max_length=4096, pattern=TEXT)
-    name: str | None = Field(default=None, max_length=60, pattern=TEXT, description="What the token is for.")
+    username: StorableText = Field(max_length=150)
+    password: StorableText = Field(max_length=4096)
+    name: FreeText | None = Field(default=None, max_length=60, description="What the token is for.")
 
 
 class TokenOut(Answer):
@@ -141,7 +143,9 @@ class GameCreateBase(Request):
 
 
 class JoinIn(Request):
-    invite_code: str | None = Field(default=None, max_length=64, pattern=TEXT, description="Needed for a private game.")
+    invite_code: str | None = Field(
+        default=None, max_length=64, pattern=INVITE_CODE, description="Needed for a private game (its invite link's)."
+    )
 
 
 # --- games: answers ---------------------------------------------------------------------

@@ -37,7 +37,12 @@ def test_what_a_refusal_says():
     assert refusal({"type": "clue", "card": "1"}) == "A clue action needs its text."
     assert refusal({"type": "resign", "now": 1}) == "A resign action has no now."
     assert refusal({"type": "submit", "cards": ["1", "x"]}) == "Check the cards of this submit action."
-    assert refusal({"type": "clue", "card": "1", "text": "a\x00b"}) == "Check the text of this clue action."
+    assert refusal({"type": ["clue"]}) == types
+    assert refusal({"type": {"x": 1}}) == types
+    policy = "Check the text of this clue action: Use letters, digits, spaces and punctuation only."
+    assert refusal({"type": "clue", "card": "1", "text": "a\x00b"}) == policy
+    assert refusal({"type": "clue", "card": "1", "text": "a\ud800b"}) == policy
+    assert refusal({"type": "clue", "card": "1", "text": "a\u202eb"}) == policy
 
 
 def test_ids_are_strings_of_digits_or_integers():

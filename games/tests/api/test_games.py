@@ -159,8 +159,9 @@ class TestJoin:
         _creator, client = make_player()
         view = client.post("/games", {"seats": 3, "visibility": "private"}).json()
         _user, other = make_player()
-        assert error_of(other.post(f"/games/{view['id']}/join")) == (403, "invite_required")
-        assert error_of(other.post(f"/games/{view['id']}/join", {"invite_code": "guess"})) == (403, "invite_required")
+        # Without its code, a private game answers as if there were none (issue 13).
+        assert error_of(other.post(f"/games/{view['id']}/join")) == (404, "not_found")
+        assert error_of(other.post(f"/games/{view['id']}/join", {"invite_code": "guess"})) == (404, "not_found")
         assert other.post(f"/games/{view['id']}/join", {"invite_code": view["invite_code"]}).status_code == 200
 
     def test_conflicts(self, deck, make_player, seated):

@@ -4,7 +4,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from games.actions import TEXT, Action, Resign
+from games.actions import Action, FreeText, Resign
 
 
 class Pick(Action):
@@ -12,7 +12,7 @@ class Pick(Action):
 
     type: Literal["pick"]
     # The engine judges the length (`word_too_long`) of the word as it compares it.
-    word: str = Field(max_length=200, pattern=TEXT, description="A word: one of `words[].word`, or your own.")
+    word: FreeText = Field(max_length=200, description="A word: one of `words[].word`, or your own.")
 
 
 ACTION_MODELS = (Pick, Resign)
