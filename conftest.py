@@ -14,6 +14,17 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_view_caches():
+    """The games read and views rendered in one test are not another's: ids repeat across tests."""
+    from django.core.cache import caches
+
+    from games.selectors.games import recent_games
+
+    recent_games.clear()
+    caches["views"].clear()
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {

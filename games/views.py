@@ -1,17 +1,18 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from games import kinds
+from games import health, kinds
 
 from .forms import GameCreateForm
 from .models import Game
-from .selectors.games import game_get_for_viewer, game_view, games_for_user, games_open_public
+from .pages import board_html
+from .selectors.games import game_get_for_viewer, games_for_user, games_open_public, kind_of
 from .services.errors import GameError
 from .services.games import game_act, game_create, game_join, game_leave, game_start
 
@@ -106,18 +107,15 @@ def create(request):
     return render(request, "games/create.html", {"form": form, "option_forms": option_forms})
 
 
-def _game_context(request, game_id):
-    game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
-    return {"game": game, "seats": seats, "view": game_view(game=game, seats=seats, user=request.user)}
-
-
 def detail(request, game_id: int):
-    return render(request, "games/detail.html", _game_context(request, game_id))
+    game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+    return render(request, "games/detail.html", {"game": game, "board": board_html(request, game=game, seats=seats)})
 
 
 @require_GET
 def board_fragment(request, game_id: int):
-    return render(request, "games/partials/board.html", _game_context(request, game_id))
+    game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+    return HttpResponse(board_html(request, game=game, seats=seats))
 
 
 def invite(request, code: str):
@@ -134,10 +132,8 @@ def invite(request, code: str):
 def _after_action(request, game_id, error: GameError | None = None, success: str | None = None):
     """Answer a form post: the fresh board for htmx, a redirect otherwise (post/redirect/get)."""
     if _is_htmx(request):
-        context = _game_context(request, game_id)
-        context["error"] = error.message if error else None
-        response = render(request, "games/partials/board.html", context)
-        return response
+        game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+        return HttpResponse(board_html(request, game=game, seats=seats, error=error.message if error else None))
     if error:
         messages.error(request, error.message)
     elif success:
@@ -194,8 +190,9 @@ RESIGNED = gettext_lazy("You have resigned.")
 @login_required
 @require_POST
 def act(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id)
-    kind = game.game_kind
+    kind = kind_of(game_id=game_id)
+    if kind is None:
+        raise Http404
     try:
         # The form's fields go through the kind's action models, as the API's JSON does.
         action = kind.action_from_post(request.POST)
@@ -208,5 +205,13 @@ def act(request, game_id: int):
     return _after_action(request, game_id, success=success)
 
 
+@require_GET
 def healthz(request):
-    return HttpResponse("ok", content_type="text/plain")
+    """What a load balancer or compose health check asks: can this process reach what it needs?
+
+    200 with each part "ok" when the database answers; 503 when it does not. The cache and
+    the channel layer are reported too: without them pages still load (fewer live updates).
+    """
+    report = health.check()
+    status = 200 if report["database"] == "ok" else 503
+    return JsonResponse(report, status=status, headers={"Cache-Control": "no-store"})

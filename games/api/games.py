@@ -12,8 +12,8 @@ from ninja import Body, Query, Router, Status
 from pydantic import Field, create_model
 
 from games import kinds
-from games.models import Game
-from games.selectors.games import game_get_for_viewer, game_view, games_listed
+from games.pages import cached_view
+from games.selectors.games import game_get_for_viewer, game_view, games_listed, kind_of
 from games.services.games import game_act, game_create, game_join, game_leave, game_start, kind_get
 
 from .encoding import summary_out, view_out
@@ -89,13 +89,18 @@ GameCreateIn.__doc__ = "A new game: its kind, seats, pace and visibility, and th
 
 def _view(request, game_id) -> dict:
     game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
-    return view_out(game_view(game=game, seats=seats, user=request.user), request=request)
+    return cached_view(
+        request,
+        game=game,
+        seats=seats,
+        build=lambda game, seats: view_out(game_view(game=game, seats=seats, user=request.user), request=request),
+        extra=request.build_absolute_uri("/"),  # its links are absolute
+    )
 
 
 def _kind_of(game_id: int):
     """The kind of a game (404 for none): it reads the game's actions."""
-    slug = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
-    kind = kinds.get(slug) if slug is not None else None
+    kind = kind_of(game_id=game_id)
     if kind is None:
         raise Http404("no such game")
     return kind

@@ -1,7 +1,14 @@
+import copy
+import threading
+import time
+from collections import OrderedDict
+
+from django.db import connection
 from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Value, When
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
+from games import kinds
 from games.models import Game, Seat
 
 
@@ -16,13 +23,112 @@ def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = N
     return any(seat.user_id == user.pk for seat in seats)
 
 
+def game_version(*, game_id) -> tuple[int, str] | None:
+    """The game's version and a stamp of its creation (which tells a game from an earlier one that had
+    its id), or None for no such game.
+
+    The hot path's first read (every page, board and API view asks it): one primary-key lookup whose SQL
+    is written here once, so no ORM query is built and compiled for it on every request.
+    """
+    try:
+        game_id = int(game_id)
+    except (TypeError, ValueError):
+        return None
+    if not 0 < game_id < 2**63:  # no such key; SQLite cannot even take it
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_VERSION_SQL, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], str(row[1]))
+
+
+_VERSION_SQL = "SELECT {version}, {created} FROM {table} WHERE {id} = %s".format(
+    version=connection.ops.quote_name("version"),
+    created=connection.ops.quote_name("created_at"),
+    table=connection.ops.quote_name(Game._meta.db_table),
+    id=connection.ops.quote_name("id"),
+)
+
+
+def kind_of(*, game_id):
+    """The kind of a game (its rules read its actions), or None for no such game; SQL written once."""
+    try:
+        game_id = int(game_id)
+    except (TypeError, ValueError):
+        return None
+    if not 0 < game_id < 2**63:  # no such key; SQLite cannot even take it
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_KIND_SQL, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else kinds.get(row[0])
+
+
+_KIND_SQL = "SELECT {kind} FROM {table} WHERE {id} = %s".format(
+    kind=connection.ops.quote_name("kind"),
+    table=connection.ops.quote_name(Game._meta.db_table),
+    id=connection.ops.quote_name("id"),
+)
+
+
+class _Recent:
+    """The games read lately, each with its seats, by id and version.
+
+    A game changes only through the services, and each change moves its version, so a game and its seats
+    read at the version the database has now are still right: a board, a page and an API view of a game
+    that has not moved since (every player's refresh after an action, a reload, a bot's polling) reuse
+    them instead of querying and building them again. Each process keeps its own, bounded; an entry is
+    dropped after ``ttl`` seconds too, so what changes without a new version (a player's display name)
+    shows within that time.
+    """
+
+    def __init__(self, size: int = 512, ttl: float = 30.0):
+        self.size = size
+        self.ttl = ttl
+        self._entries: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int, stamp: tuple) -> tuple[Game, list[Seat]] | None:
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or entry[0] != stamp or time.monotonic() - entry[1] > self.ttl:
+                return None
+            self._entries.move_to_end(game_id)
+            game, seats = entry[2], entry[3]
+        # Copies: a caller may set attributes on what it is given; the next one must not see them.
+        return copy.copy(game), [copy.copy(seat) for seat in seats]
+
+    def put(self, game_id: int, stamp: tuple, game: Game, seats: list[Seat]) -> None:
+        with self._lock:
+            self._entries[game_id] = (stamp, time.monotonic(), copy.copy(game), [copy.copy(s) for s in seats])
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+recent_games = _Recent()
+
+
 def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
     """The game and its seats (with users), or 404 for a game this viewer may not see."""
-    try:
-        game = Game.objects.select_related("creator").get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
-        raise Http404("no such game") from None
-    seats = list(game.seats.select_related("user").order_by("position"))
+    stamp = game_version(game_id=game_id)
+    if stamp is None:
+        raise Http404("no such game")
+    found = recent_games.get(int(game_id), stamp)
+    if found is None:
+        try:
+            game = Game.objects.select_related("creator").get(pk=game_id)
+        except Game.DoesNotExist:
+            raise Http404("no such game") from None
+        seats = list(game.seats.select_related("user").order_by("position"))
+        if game.version == stamp[0]:  # not moved on between the two reads
+            recent_games.put(game.pk, stamp, game, seats)
+    else:
+        game, seats = found
     if not game_visible_to(game=game, user=user, seats=seats):
         raise Http404("no such game")
     return game, seats

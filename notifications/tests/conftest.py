@@ -5,5 +5,6 @@ import pytest
 def private_cache(settings, request):
     """Presence records in a cache of this test's own: none left over from another run."""
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
+        **settings.CACHES,
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid},
     }

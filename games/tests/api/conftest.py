@@ -27,7 +27,8 @@ def load_bot():
 def fresh_rate_counts(settings):
     """Each test counts requests in a cache of its own (locmem: the live server thread shares it)."""
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"api-{uuid.uuid4().hex}"}
+        **settings.CACHES,
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"api-{uuid.uuid4().hex}"},
     }
 
 

@@ -1,0 +1,76 @@
+"""Each viewer's board and API view, made once per game version and reused until it moves.
+
+After an action every player's page fetches its board again (notify, then fetch); a
+reload, a second tab, a socket heard twice or a bot polling the API asks for the same
+version of the same game again. What a viewer sees depends only on the game's version
+(every change to a game moves it), on who the viewer is, and on the language and time
+zone it is shown in: that is the key. The visibility check is not cached: it runs on
+every request, on the game and seats ``game_get_for_viewer`` gives.
+
+A board holds forms, and a form holds the CSRF token of the browser that asked (a
+user's two browsers have two). The board is cached with a placeholder in its place,
+filled with the asking browser's token each time it is served.
+"""
+
+from django.core.cache import caches
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import SafeString, mark_safe
+
+from .models import Game, Seat
+from .selectors.games import game_view
+
+BOARD_TEMPLATE = "games/partials/board.html"
+# What the {% csrf_token %} tags of a cached board hold until it is served; no form
+# or text of a game ever contains it (it is not something a player can type into a
+# board: every text a player writes is escaped, and this has no character to escape).
+CSRF_SLOT = "fabula-csrf-slot-8c1f0e"
+
+
+def cache():
+    return caches["views"]
+
+
+def view_key(what: str, *, game: Game, user, extra: str = "") -> str:
+    """The key of ``what`` (a board, an API view) of ``game`` at its version, as ``user`` sees it now."""
+    return ":".join(
+        (
+            what,
+            str(game.pk),
+            str(game.version),
+            str(int(game.created_at.timestamp() * 1_000_000)),  # a game that had this id before is another
+            str(user.pk or 0),
+            translation.get_language() or "",
+            timezone.get_current_timezone_name(),
+            extra,
+        )
+    )
+
+
+def board_html(request, *, game: Game, seats: list[Seat], error: str | None = None) -> SafeString:
+    """The game's board as the request's user sees it, at the game's version (from the cache when it can)."""
+    key = view_key("board", game=game, user=request.user)
+    html = None if error else cache().get(key)
+    if html is None:
+        context = {
+            "game": game,
+            "seats": seats,
+            "view": game_view(game=game, seats=seats, user=request.user),
+            "error": error,
+            "csrf_token": CSRF_SLOT,
+        }
+        html = render_to_string(BOARD_TEMPLATE, context, request)
+        if not error:  # an error belongs to one answer only
+            cache().set(key, html)
+    return mark_safe(html.replace(CSRF_SLOT, get_token(request)))  # noqa: S308 (rendered by our templates)
+
+
+def cached_view(request, *, game: Game, seats: list[Seat], build, extra: str = ""):
+    """What ``build(game, seats)`` makes for the request's user, once per game version (the API's view)."""
+    key = view_key("api", game=game, user=request.user, extra=extra)
+    value = cache().get(key)
+    if value is None:
+        value = build(game, seats)
+        cache().set(key, value)
+    return value

@@ -1,0 +1,165 @@
+"""Boards and API views made once per game version and viewer (games.pages), and the games read once per
+version (games.selectors.games.recent_games): reused while the game stands still, never across viewers,
+versions, languages or browsers."""
+
+import random
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.services import token_create
+from games.models import Game
+from games.selectors.games import game_get_for_viewer, game_version, recent_games
+
+from .factories import UserFactory, started_game
+from .play import play_step
+
+pytestmark = pytest.mark.django_db
+
+TOKEN_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def board(client, game) -> tuple[str, int]:
+    """The board's HTML, and how many queries serving it took."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("games:board", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode(), len(queries)
+
+
+def unmasked(html: str) -> str:
+    return TOKEN_FIELD.sub("token", html)
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_board_asked_again_at_the_same_version_is_not_made_again():
+    game, users = started_game(4)
+    client = signed_in(users[1])
+    first, first_queries = board(client, game)
+    again, again_queries = board(client, game)
+    assert unmasked(again) == unmasked(first)  # each answer masks the token anew
+    # Made: the version, the game, its seats, the view's own reads. Again: the version only (and the
+    # session and user of the request).
+    assert again_queries < first_queries
+    with CaptureQueriesContext(connection) as queries:
+        client.get(reverse("games:board", args=[game.pk]), HTTP_HX_REQUEST="true")
+    tables = " ".join(query["sql"] for query in queries.captured_queries)
+    assert "games_seat" not in tables and "games_card" not in tables
+
+
+def test_a_move_makes_a_new_board_for_everyone():
+    game, users = started_game(4)
+    clients = [signed_in(user) for user in users]
+    before = [board(client, game)[0] for client in clients]
+    assert play_step(game, users, random.Random(3))
+    game.refresh_from_db()
+    after = [board(client, game)[0] for client in clients]
+    for old, new in zip(before, after):
+        assert f'data-version="{game.version}"' in new and f'data-version="{game.version}"' not in old
+
+
+def test_each_viewer_has_their_own_board_and_spectators_none_of_theirs():
+    game, users = started_game(4, visibility="private")
+    storyteller_hand = {card["id"] for card in _hand(game, users[0])}
+    boards = {user.pk: board(signed_in(user), game)[0] for user in users}
+    assert len(set(boards.values())) == 4  # each shows its own hand
+    other = boards[users[1].pk]
+    # Player 2's board, made after player 1's and with theirs in the cache, shows none of player 1's cards.
+    assert not any(f'value="{card}"' in other for card in storyteller_hand)
+    stranger = signed_in(UserFactory())
+    assert stranger.get(reverse("games:board", args=[game.pk])).status_code == 404  # a private game
+
+
+def test_each_browser_gets_its_own_csrf_token_in_a_cached_board():
+    game, users = started_game(4)
+    one, two = signed_in(users[0]), signed_in(users[0])  # one player, two browsers
+    first, _ = board(one, game)
+    second, _ = board(two, game)
+    tokens_one, tokens_two = set(TOKEN_FIELD.findall(first)), set(TOKEN_FIELD.findall(second))
+    assert tokens_one and tokens_two and tokens_one.isdisjoint(tokens_two)
+    assert "fabula-csrf-slot" not in first + second
+    # The token works: the form posted from the cached board is accepted by the CSRF check.
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(users[0])
+    page = strict.get(reverse("games:detail", args=[game.pk])).content.decode()
+    token = TOKEN_FIELD.search(page).group(1)
+    response = strict.post(reverse("games:act", args=[game.pk]), {"csrfmiddlewaretoken": token, "type": "resign"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.seats.get(user=users[0]).has_resigned
+
+
+def test_a_board_in_another_language_is_made_in_that_language():
+    game, users = started_game(4)
+    client = signed_in(users[1])
+    english, _ = board(client, game)
+    client.cookies["django_language"] = "da"
+    danish, _ = board(client, game)
+    assert unmasked(danish) != unmasked(english)
+    assert 'lang="da"' in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+
+
+def test_an_error_is_shown_once_and_not_kept():
+    game, users = started_game(4)
+    client = signed_in(users[1])  # not the storyteller: a clue is not theirs to give
+    response = client.post(
+        reverse("games:act", args=[game.pk]), {"type": "clue", "card": 1, "text": "x"}, HTTP_HX_REQUEST="true"
+    )
+    assert 'role="alert"' in response.content.decode()
+    assert 'role="alert"' not in board(client, game)[0]
+
+
+def test_the_api_view_is_made_once_per_version_and_viewer():
+    game, users = started_game(4)
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {token_create(user=users[1], name='bot')[1]}")
+    url = f"/api/v1/games/{game.pk}"
+    with CaptureQueriesContext(connection) as first:
+        one = api.get(url).json()
+    with CaptureQueriesContext(connection) as second:
+        two = api.get(url).json()
+    assert one == two and len(second) < len(first)
+    assert play_step(game, users, random.Random(5))
+    assert api.get(url).json()["version"] == one["version"] + 1
+
+
+def test_a_game_read_again_at_its_version_comes_from_memory_and_a_new_version_does_not():
+    game, users = started_game(4)
+    read, seats = game_get_for_viewer(game_id=game.pk, user=users[0])
+    with CaptureQueriesContext(connection) as queries:
+        again, again_seats = game_get_for_viewer(game_id=game.pk, user=users[0])
+    assert len(queries) == 1  # the version
+    assert again is not read and again.pk == read.pk and [s.pk for s in again_seats] == [s.pk for s in seats]
+    again.state = "changed by a caller"  # a caller's changes stay its own
+    assert game_get_for_viewer(game_id=game.pk, user=users[0])[0].state != "changed by a caller"
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    with CaptureQueriesContext(connection) as queries:
+        moved, _ = game_get_for_viewer(game_id=game.pk, user=users[0])
+    assert moved.version == game.version + 1 and len(queries) == 3  # the version, the game, its seats
+
+
+def test_a_game_with_the_id_of_an_earlier_one_is_not_taken_for_it():
+    game, users = started_game(4)
+    game_get_for_viewer(game_id=game.pk, user=users[0])
+    stamp = game_version(game_id=game.pk)
+    assert recent_games.get(game.pk, stamp) is not None
+    assert recent_games.get(game.pk, (stamp[0], "another creation time")) is None
+
+
+@pytest.mark.parametrize("game_id", [0, -1, 2**63, 10**30, "x", None])
+def test_no_such_game_whatever_its_id(game_id):
+    assert game_version(game_id=game_id) is None
+
+
+def _hand(game, user):
+    from .play import view_for
+
+    return view_for(game, user).get("hand") or []
