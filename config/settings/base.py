@@ -209,6 +209,20 @@ else:
         }
     }
 
+# Each process's own memory, whatever the other caches are: the boards and API views
+# rendered per viewer and game version (games.pages), reused until the version moves.
+# Small, hot, and cheaper to render again in another process than to fetch over the
+# network; nothing in it must outlive a restart.
+CACHES["views"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "fabula-views",
+    "TIMEOUT": 600,
+    "OPTIONS": {"MAX_ENTRIES": env.int("FABULA_VIEW_CACHE_ENTRIES", default=4000)},
+}
+# Sessions read from the cache (written through to the database, so a flushed cache
+# signs nobody out): no session query on each request.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # Celery: Redis in production; on the embedded default, kombu's filesystem
 # transport, which needs no server and works across processes.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
