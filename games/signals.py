@@ -15,7 +15,8 @@ player_joined = Signal()
 
 # The game's state changed (it started, someone acted, a deadline passed):
 # game, kind (its GameKind), seats (mirroring ``after``), before (None at the start),
-# after, phase_key (tells this phase apart from every other of the game), now.
+# after, phase_key (tells this phase apart from every other of the game), now, and
+# deadline_moved (the game's deadline_at is not what it was before this change).
 state_changed = Signal()
 
 # The game is over: game. Sent after ``state_changed`` of the same change.

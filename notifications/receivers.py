@@ -8,8 +8,17 @@ from .services import notify_game_change, notify_player_joined
 
 
 @receiver(signals.state_changed, dispatch_uid="notifications.state_changed")
-def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, now, **kwargs):
-    notify_game_change(game=game, kind=kind, seats=seats, before=before, after=after, phase_key=phase_key, now=now)
+def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, now, deadline_moved=True, **kwargs):
+    notify_game_change(
+        game=game,
+        kind=kind,
+        seats=seats,
+        before=before,
+        after=after,
+        phase_key=phase_key,
+        now=now,
+        deadline_moved=deadline_moved,
+    )
 
 
 @receiver(signals.player_joined, dispatch_uid="notifications.player_joined")

@@ -20,7 +20,15 @@ from .models import Notification, Turn
 
 
 def notify_game_change(
-    *, game: Game, kind: GameKind, seats: list[Seat], before, after, phase_key: tuple, now: datetime
+    *,
+    game: Game,
+    kind: GameKind,
+    seats: list[Seat],
+    before,
+    after,
+    phase_key: tuple,
+    now: datetime,
+    deadline_moved: bool = True,
 ) -> None:
     """Record what the change from ``before`` to ``after`` means for each player.
 
@@ -34,12 +42,18 @@ def notify_game_change(
     Turn.objects.filter(seat__game=game, closed_at__isnull=True).exclude(
         phase_key=key, seat__in=[seat.pk for seat in waiting]
     ).update(closed_at=now)
-    asked_already = set(Turn.objects.filter(seat__game=game, phase_key=key).values_list("seat_id", flat=True))
     asked = kind.asked(after)
-    newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
-    Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
-    # The deadline may be new (a new phase, a pause, a resumed game).
-    Turn.objects.filter(seat__game=game, closed_at__isnull=True).update(remind_at=_remind_at(game))
+    waited = kind.engine.to_act(before) if before is not None and kind.phase_key(before) == phase_key else None
+    if waited is not None and all(seat.position in waited for seat in waiting):
+        # The same phase, nobody asked who was not asked before (most actions): nothing to add.
+        newly_asked = []
+    else:
+        asked_already = set(Turn.objects.filter(seat__game=game, phase_key=key).values_list("seat_id", flat=True))
+        newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
+        Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
+    if deadline_moved or newly_asked:
+        # A new deadline (a new phase, a pause, a resumed game), or turns made just now.
+        Turn.objects.filter(seat__game=game, closed_at__isnull=True).update(remind_at=_remind_at(game))
 
     def note(seat, kind, **fields):
         fields.setdefault("round", after.round)

@@ -4,6 +4,7 @@ Pages react by fetching their own fragments over HTTP (notify, then fetch), so
 a lost message costs only a little delay: pages also re-check on a timer.
 """
 
+import asyncio
 import logging
 from functools import partial
 
@@ -43,7 +44,11 @@ def _send(groups, message) -> None:
     if layer is None:
         return
     try:
-        for group in groups:
-            async_to_sync(layer.group_send)(group, message)
+        # One hop to the event loop for all the groups, not one each.
+        async_to_sync(_send_all)(layer, groups, message)
     except Exception:  # a page that misses this catches up on its next check
         log.warning("could not publish %s to %s", message, groups, exc_info=True)
+
+
+async def _send_all(layer, groups, message) -> None:
+    await asyncio.gather(*(layer.group_send(group, message) for group in groups))

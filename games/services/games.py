@@ -190,7 +190,8 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
     now = now or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id=game_id)
-        seat = _seat_of(game, user)
+        seats = list(game.seats.all())
+        seat = _seat_of(game, user, seats)
         if game.status == Game.Status.FINISHED:
             raise GameError("game_finished", _("This game is over."))
         if game.status != Game.Status.ACTIVE:
@@ -204,7 +205,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
         except RuleError as error:
             raise from_rule_error(error, spec) from None
         _record_move(game, seat, before, action, by_timeout=False)
-        _persist(game, spec, before=before, after=after, now=now)
+        _persist(game, spec, before=before, after=after, now=now, seats=seats)
     return game
 
 
@@ -250,10 +251,13 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
     return True
 
 
-def _seat_of(game: Game, user) -> Seat:
+def _seat_of(game: Game, user, seats: list[Seat] | None = None) -> Seat:
     if user is None or not user.is_authenticated:
         raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
-    seat = game.seats.filter(user=user).first()
+    if seats is not None:
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+    else:
+        seat = game.seats.filter(user=user).first()
     if seat is None:
         raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
     return seat
@@ -278,9 +282,14 @@ def _record_move(game: Game, seat: Seat, before, action: dict, *, by_timeout: bo
         raise GameError("already_acted", _("You have already done that this round.")) from None
 
 
-def _persist(game: Game, spec: kinds.GameKind, *, before, after, now: datetime) -> None:
-    """Write the engine's new state, mirrors, records, deadline, version; notify after commit."""
+def _persist(
+    game: Game, spec: kinds.GameKind, *, before, after, now: datetime, seats: list[Seat] | None = None
+) -> None:
+    """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
+
+    ``seats``: the game's seats as the caller read them under the lock, if it did."""
     engine = spec.engine
+    deadline_before = game.deadline_at
     finished = str(after.phase) == "finished"
     paused = (not finished) and engine.is_paused(after)
     game.state = engine.to_dict(after)
@@ -305,14 +314,25 @@ def _persist(game: Game, spec: kinds.GameKind, *, before, after, now: datetime) 
     to_act = engine.to_act(after) if not finished else frozenset()
     winners = set(engine.winners(after)) if finished else set()
     present = engine.present_seats(after)
-    seats = list(game.seats.all())
+    seats = seats if seats is not None else list(game.seats.all())
+    # Only what changed is written, one UPDATE per set of new values (most actions change
+    # one seat's to_act): cheaper than rewriting every seat with a CASE per column.
+    changes: dict[tuple, list[int]] = {}
     for seat in seats:
-        seat.score = after.scores[seat.position]
-        seat.to_act = seat.position in to_act
-        seat.is_absent = seat.position not in present and seat.position not in after.resigned
-        seat.has_resigned = seat.position in after.resigned
-        seat.is_winner = seat.position in winners
-    Seat.objects.bulk_update(seats, ["score", "to_act", "is_absent", "has_resigned", "is_winner"])
+        mirror = {
+            "score": after.scores[seat.position],
+            "to_act": seat.position in to_act,
+            "is_absent": seat.position not in present and seat.position not in after.resigned,
+            "has_resigned": seat.position in after.resigned,
+            "is_winner": seat.position in winners,
+        }
+        changed = tuple((name, value) for name, value in mirror.items() if getattr(seat, name) != value)
+        for name, value in changed:
+            setattr(seat, name, value)
+        if changed:
+            changes.setdefault(changed, []).append(seat.pk)
+    for changed, pks in changes.items():
+        Seat.objects.filter(pk__in=pks).update(**dict(changed))
     events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
     signals.state_changed.send(
         sender=Game,
@@ -323,6 +343,7 @@ def _persist(game: Game, spec: kinds.GameKind, *, before, after, now: datetime) 
         after=after,
         phase_key=spec.phase_key(after),
         now=now,
+        deadline_moved=game.deadline_at != deadline_before,
     )
     if finished:
         signals.game_finished.send(sender=Game, game=game)
