@@ -1,4 +1,10 @@
+import functools
+from pathlib import Path
+
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 register = template.Library()
@@ -21,3 +27,38 @@ def get(mapping, key):
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+# Markup that a board repeats for every card or player: made once per language, not an
+# {% include %} each time (an include costs a template lookup and a context per use).
+_ICONS = Path(__file__).resolve().parents[2] / "templates" / "includes" / "icons"
+
+
+@functools.cache
+def _icon(name: str) -> str:
+    if not name.isidentifier():
+        raise template.TemplateSyntaxError(f"no icon {name!r}")
+    return (_ICONS / f"{name}.svg").read_text().strip()
+
+
+@register.simple_tag
+def icon(name: str) -> SafeString:
+    """An icon of templates/includes/icons/ (decorative: the caller gives it words for screen readers)."""
+    return mark_safe(_icon(name))  # noqa: S308 (our own files)
+
+
+@functools.cache
+def _zoom_button(language: str | None) -> SafeString:
+    label = _("Open the card large")
+    return format_html(
+        '<button type="button" class="zoom" data-zoom title="{}">{}<span class="sr-only">{}</span></button>',
+        label,
+        mark_safe(_icon("zoom")),  # noqa: S308 (our own file)
+        label,
+    )
+
+
+@register.simple_tag
+def zoom_button() -> SafeString:
+    """The button that opens a card large."""
+    return _zoom_button(get_language())
