@@ -9,6 +9,7 @@ from games import views as game_views
 
 urlpatterns = [
     path("", game_views.home, name="home"),
+    path("healthz", game_views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("accounts.urls")),
