@@ -6,9 +6,8 @@ from .base import env
 DEBUG = False
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
-DATABASES = {"default": env.db_url("DATABASE_URL")}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The database as base.py reads it from DATABASE_URL, pooled on PostgreSQL; but set.
+env.str("DATABASE_URL")
 EMAIL_BACKEND = env.str("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
 EMAIL_URL = env.email_url("EMAIL_URL", default="smtp://localhost:25")
 vars().update(EMAIL_URL)

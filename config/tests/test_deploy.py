@@ -38,7 +38,28 @@ def test_the_stack_has_every_service():
     assert {"postgres", "redis", "web", "worker", "beat", "migrate"} <= set(services)
     assert "celery" in " ".join(services["worker"]["command"])
     assert "beat" in services["beat"]["command"]
-    assert "daphne" in services["web"]["command"]
+    assert "uvicorn config.asgi:application" in " ".join(services["web"]["command"])
+
+
+def test_web_scales_behind_the_proxy():
+    """`docker compose up --scale web=3` works: web publishes no host port; the proxy finds every web
+    container by the service's name, passes WebSockets, and serves HTTPS once a domain is set."""
+    services = compose()["services"]
+    assert "ports" not in services["web"]
+    assert services["web"]["expose"] == ["8000"]
+    assert "--workers" in services["web"]["command"][-1] and "--proxy-headers" in services["web"]["command"][-1]
+    assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("caddy:")
+    assert {"80:80", "443:443"} <= set(proxy["ports"])
+    assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
+    mount = next(volume for volume in proxy["volumes"] if volume.endswith(":/etc/caddy/Caddyfile:ro"))
+    caddyfile = (ROOT / mount.split(":")[0]).read_text()
+    assert "{$FABULA_DOMAIN:localhost} {" in caddyfile  # HTTPS: a domain's certificate, or Caddy's local one
+    assert re.search(r"dynamic a \{\s*name web\s*port 8000", caddyfile)
+    for name in ("postgres", "redis", "web"):
+        assert services[name]["healthcheck"]["test"]
+    assert services["beat"]["deploy"]["replicas"] == 1
 
 
 def test_app_services_point_at_postgres_and_redis():
