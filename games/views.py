@@ -12,7 +12,7 @@ from games import health, kinds
 from .forms import GameCreateForm
 from .models import Game
 from .pages import board_html
-from .selectors.games import game_get_for_viewer, games_for_user, games_open_public, kind_of
+from .selectors.games import game_get_for_viewer, game_visible_to, games_for_user, games_open_public, kind_of
 from .services.errors import GameError
 from .services.games import game_act, game_create, game_join, game_leave, game_start
 
@@ -56,7 +56,10 @@ def _lobby_page(request) -> dict:
 
 
 def _mine_page(request) -> dict:
-    return _page_context(request, games_for_user(user=request.user), MINE_PAGE_SIZE)
+    context = _page_context(request, games_for_user(user=request.user), MINE_PAGE_SIZE)
+    for game in context["games"]:
+        game.seated = len(game.seats.all())  # prefetched
+    return context
 
 
 def lobby(request):
@@ -141,14 +144,25 @@ def _after_action(request, game_id, error: GameError | None = None, success: str
     return redirect("games:detail", game_id=game_id)
 
 
+def _hide_unseen(request, game_id, error: GameError, *, invite_code: str | None = None) -> None:
+    """404 for a game that does not exist and for a private game this user may not see, whatever the
+    refusal (not a player, not open, a bad action): one answer for both, so a private game's id says nothing."""
+    if error.kind == "not_found":
+        raise Http404
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game_visible_to(game=game, user=request.user, invite_code=invite_code):
+        raise Http404
+
+
 @login_required
 @require_POST
 def join(request, game_id: int):
+    code = request.POST.get("invite_code") or None
     try:
-        game_join(game_id=game_id, user=request.user, invite_code=request.POST.get("invite_code") or None)
+        # An invite code is ASCII (and the service's constant-time comparison takes no other string).
+        game_join(game_id=game_id, user=request.user, invite_code=code if code and code.isascii() else None)
     except GameError as error:
-        if error.kind == "not_found":
-            raise Http404 from None
+        _hide_unseen(request, game_id, error, invite_code=code)
         messages.error(request, error.message)
         if error.code == "invite_required":
             return redirect("games:lobby")
@@ -163,8 +177,7 @@ def leave(request, game_id: int):
     try:
         game_leave(game_id=game_id, user=request.user)
     except GameError as error:
-        if error.kind == "not_found":
-            raise Http404 from None
+        _hide_unseen(request, game_id, error)
         messages.error(request, error.message)
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("You have left the game."))
@@ -177,8 +190,7 @@ def start(request, game_id: int):
     try:
         game_start(game_id=game_id, user=request.user)
     except GameError as error:
-        if error.kind == "not_found":
-            raise Http404 from None
+        _hide_unseen(request, game_id, error)
         return _after_action(request, game_id, error)
     return _after_action(request, game_id)
 
@@ -198,8 +210,7 @@ def act(request, game_id: int):
         action = kind.action_from_post(request.POST)
         game_act(game_id=game_id, user=request.user, action=kind.action_to_engine(action), expected_round=action.round)
     except GameError as error:
-        if error.kind == "not_found":
-            raise Http404 from None
+        _hide_unseen(request, game_id, error)
         return _after_action(request, game_id, error)
     success = RESIGNED if action.type == "resign" else kind.success_messages.get(action.type)
     return _after_action(request, game_id, success=success)
