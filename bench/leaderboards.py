@@ -362,6 +362,7 @@ def main() -> int:
 
         from games.models import Game
         from stats.models import GameRecord, Leaderboard, LeaderboardEntry
+        from stats.selectors import entries_placed
         from stats.services import stats_game_finished, stats_rebuild
         from storyteller.models import StorytellerRound
 
@@ -416,7 +417,9 @@ def main() -> int:
         client.force_login(get_user(heavy))
         heavy_name = get_user(heavy).username
         heavy_games = GameRecord.objects.filter(user_id=heavy).count()
-        me = LeaderboardEntry.objects.get(leaderboard__board="rating", leaderboard__period="all", user_id=heavy)
+        me = entries_placed(LeaderboardEntry.objects.all()).get(
+            leaderboard__board="rating", leaderboard__period="all", user_id=heavy
+        )
         replay_game = (
             GameRecord.objects.filter(user_id=heavy, game__visibility="public")
             .values_list("game_id", flat=True)

@@ -106,10 +106,13 @@ class Leaderboard(models.Model):
 class LeaderboardEntry(models.Model):
     """One ranked player on one board.
 
-    ``value`` orders the board (higher is better); ``rank`` is shared by equal
-    values; ``position`` is the entry's unique place, for pages. ``sample`` is the
-    number of games (or turns) behind the value, ``hits`` the count a rate is made
-    of (wins, just-right clues), where there is one.
+    ``value`` orders the board (higher is better), then ``sample``, then the user
+    id: an entry's place. Ranks (shared by equal values) and positions (unique
+    places, for pages) are counted when a page reads the entries, along the
+    board's index (``selectors``), not stored: a stored number changed on every
+    entry below a player who moved, thousands of rows for one game. ``sample`` is
+    the number of games (or turns) behind the value, ``hits`` the count a rate is
+    made of (wins, just-right clues), where there is one.
     """
 
     leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="entries")
@@ -117,17 +120,13 @@ class LeaderboardEntry(models.Model):
     value = models.FloatField()
     sample = models.PositiveIntegerField()
     hits = models.PositiveIntegerField(null=True, blank=True)
-    rank = models.PositiveIntegerField(default=0)
-    position = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["leaderboard", "user"], name="stats_entry_once_per_board"),
             models.CheckConstraint(condition=Q(sample__gte=1), name="stats_entry_has_sample"),
         ]
-        # Not unique: re-ranking moves positions in one statement, which a unique
-        # index would trip over on PostgreSQL mid-statement.
-        indexes = [models.Index(fields=["leaderboard", "position"], name="stats_entry_position_idx")]
+        indexes = [models.Index(fields=["leaderboard", "-value", "-sample", "user"], name="stats_entry_place_idx")]
 
     def __str__(self) -> str:
-        return f"{self.leaderboard} #{self.rank} {self.user_id}"
+        return f"{self.leaderboard} {self.value} {self.user_id}"

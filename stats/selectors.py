@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from games import kinds
@@ -96,7 +97,7 @@ def player_games(*, player, viewer, page) -> Page:
 def player_profile(*, player) -> list[KindProfile]:
     """The player's statistics and leaderboard places, per kind of game: two queries."""
     entries: dict[str, list] = {}
-    for entry in LeaderboardEntry.objects.filter(user=player).select_related("leaderboard"):
+    for entry in entries_placed(LeaderboardEntry.objects.filter(user=player).select_related("leaderboard")):
         entries.setdefault(entry.leaderboard.kind, []).append(entry)
     profiles = []
     for stats in PlayerStats.objects.filter(user=player).order_by("kind"):
@@ -142,6 +143,32 @@ def player_profile(*, player) -> list[KindProfile]:
 # --- leaderboards ------------------------------------------------------------------------------
 
 
+def entries_placed(entries: QuerySet) -> QuerySet:
+    """``entries`` with their ``rank`` (shared by equal values) and ``position`` (a unique place) on their board.
+
+    Each is one count down the board's index, of the entries above: for a few
+    entries (a player's own), not for a page of them (``leaderboard_page`` numbers
+    those from the first). The order: value, then sample (higher first), then user id.
+    """
+    board = LeaderboardEntry.objects.filter(leaderboard=OuterRef("leaderboard")).order_by().values("leaderboard")
+
+    def count(above: QuerySet):
+        return Coalesce(Subquery(above.annotate(n=Count("pk")).values("n")), 0)
+
+    value, sample = OuterRef("value"), OuterRef("sample")
+    ahead = (
+        Q(value__gt=value)
+        | Q(value=value, sample__gt=sample)
+        | Q(value=value, sample=sample, user__lt=OuterRef("user"))
+    )
+    return entries.annotate(rank=count(board.filter(value__gt=value)) + 1, position=count(board.filter(ahead)) + 1)
+
+
+def leaderboard_order(entries: QuerySet) -> QuerySet:
+    """A board's entries in their places (the board's index)."""
+    return entries.order_by("-value", "-sample", "user_id")
+
+
 @dataclass(frozen=True)
 class LeaderboardView:
     kind: str
@@ -158,7 +185,11 @@ class LeaderboardView:
 
 
 def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> LeaderboardView:
-    """One page of a precomputed board and the viewer's own entry: three queries, whatever the board's size."""
+    """One page of a precomputed board and the viewer's own entry: four queries, whatever the board's size.
+
+    The page's entries are numbered from the first one's rank (one count): a rank
+    changes only where the value does, and then it is the position.
+    """
     definition = board_of(kind, board)
     if definition is None or period not in Period.values:
         raise Http404("no such leaderboard")
@@ -173,14 +204,24 @@ def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> Lea
     if head is not None:
         first = (number - 1) * LEADERBOARD_PAGE_SIZE
         entries = list(
-            LeaderboardEntry.objects.filter(
-                leaderboard=head, position__gt=first, position__lte=first + LEADERBOARD_PAGE_SIZE
-            )
-            .select_related("user")
-            .order_by("position")
+            leaderboard_order(LeaderboardEntry.objects.filter(leaderboard=head).select_related("user"))[
+                first : first + LEADERBOARD_PAGE_SIZE
+            ]
         )
+        if entries:
+            above = LeaderboardEntry.objects.filter(leaderboard=head, value__gt=entries[0].value).count()
+        previous = None
+        for offset, entry in enumerate(entries):
+            entry.position = first + offset + 1
+            if previous is None:
+                entry.rank = above + 1
+            elif entry.value == previous.value:
+                entry.rank = previous.rank
+            else:
+                entry.rank = entry.position
+            previous = entry
         if viewer.is_authenticated:
-            mine = LeaderboardEntry.objects.filter(leaderboard=head, user=viewer).first()
+            mine = entries_placed(LeaderboardEntry.objects.filter(leaderboard=head, user=viewer)).first()
     return LeaderboardView(
         kind=kind,
         board=definition,

@@ -101,7 +101,7 @@ RECORD_COLUMNS = (
     "sigma_after",
 )
 STATS_COLUMNS = ("user", "kind", "games", "wins", "rounds", "points", "counts", "rating_mu", "rating_sigma")
-ENTRY_COLUMNS = ("leaderboard", "user", "value", "sample", "hits", "rank", "position")
+ENTRY_COLUMNS = ("leaderboard", "user", "value", "sample", "hits")
 
 
 def rows_insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
@@ -207,13 +207,16 @@ def _add(totals: dict[int, Totals], user_id: int, won, rounds, points, counts) -
 
 
 def _leaderboards(kind_stats: KindStats) -> dict[tuple[str, str], Leaderboard]:
-    boards = {}
-    for board in kind_stats.boards:
-        for period in Period.values:
-            boards[board.slug, period], _ = Leaderboard.objects.get_or_create(
-                kind=kind_stats.kind, board=board.slug, period=period
-            )
-    return boards
+    """The kind's board heads, by (board, period): one query, and a second the first time."""
+    wanted = [(board.slug, period) for board in kind_stats.boards for period in Period.values]
+    heads = {(b.board, b.period): b for b in Leaderboard.objects.filter(kind=kind_stats.kind)}
+    if any(key not in heads for key in wanted):
+        Leaderboard.objects.bulk_create(
+            [Leaderboard(kind=kind_stats.kind, board=slug, period=period) for slug, period in wanted],
+            ignore_conflicts=True,
+        )
+        heads = {(b.board, b.period): b for b in Leaderboard.objects.filter(kind=kind_stats.kind)}
+    return {key: heads[key] for key in wanted}
 
 
 def _entries(
@@ -223,7 +226,7 @@ def _entries(
     totals: dict[int, Totals],
     current: dict[int, ratings.Rating],
 ) -> list[tuple]:
-    """Entry rows (``ENTRY_COLUMNS``) of the period's boards, unranked: ``_rerank`` numbers them."""
+    """Entry rows (``ENTRY_COLUMNS``) of the period's boards: pages number them as they read them."""
     entries = []
     for board in kind_stats.boards:
         leaderboard_id = boards[board.slug, period].pk
@@ -231,7 +234,7 @@ def _entries(
             value = board.value(user_totals, current[user_id])
             if value is None:
                 continue
-            entries.append((leaderboard_id, user_id, value, board.sample(user_totals), board.hits(user_totals), 0, 0))
+            entries.append((leaderboard_id, user_id, value, board.sample(user_totals), board.hits(user_totals)))
     return entries
 
 
@@ -249,45 +252,6 @@ def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratin
         )
         for user_id, t in totals.items()
     ]
-
-
-def _rerank(leaderboard: Leaderboard, now: datetime, *, size: int, changed: list[float] | None = None) -> None:
-    """Number a board's entries from their values in one statement; note its size and moment.
-
-    ``changed``: the values that left and came onto the board (None: number them
-    all). Only the entries from the highest of them down to the lowest can move:
-    those above keep their numbers, and so do those below while the board keeps
-    its size (an entry added or removed moves every one below it).
-    """
-    table = connection.ops.quote_name(LeaderboardEntry._meta.db_table)
-    where, params, above = "", [leaderboard.pk], 0
-    if changed:
-        where += " AND value <= %s"
-        params.append(max(changed))
-        if size == leaderboard.size:
-            where += " AND value >= %s"
-            params.append(min(changed))
-        above = LeaderboardEntry.objects.filter(leaderboard=leaderboard, value__gt=max(changed)).count()
-    if changed is None or changed:  # [] : nothing came or went, nothing moves
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"""
-                UPDATE {table} SET rank = ranked.new_rank, position = ranked.new_position
-                FROM (
-                    SELECT id,
-                           %s + RANK() OVER (ORDER BY value DESC) AS new_rank,
-                           %s + ROW_NUMBER() OVER (ORDER BY value DESC, sample DESC, user_id ASC) AS new_position
-                    FROM {table} WHERE leaderboard_id = %s{where}
-                ) AS ranked
-                WHERE {table}.id = ranked.id
-                  AND ({table}.rank <> ranked.new_rank OR {table}.position <> ranked.new_position)
-                """,
-                [above, above, *params],
-            )
-    leaderboard.size = size
-    leaderboard.as_of = now
-    leaderboard.window_start = now - WINDOW if leaderboard.period == Period.LAST_30_DAYS else None
-    leaderboard.save(update_fields=["size", "as_of", "window_start"])
 
 
 def _lock(kind: str) -> Progress:
@@ -313,7 +277,12 @@ def stats_game_finished(*, game_id: int, now: datetime) -> bool:
 
 
 def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
-    """Record ``game_ids`` (those not yet recorded), re-rating later games if these finished before them."""
+    """Record ``game_ids`` (those not yet recorded), re-rating later games if these finished before them.
+
+    A fixed number of queries, whatever the number of games and players on the
+    site (tested): the players' totals and ratings come from their ``PlayerStats``
+    plus the new games, not from all their records.
+    """
     kind = kind_stats.kind
     recorded = set(GameRecord.objects.filter(game_id__in=game_ids).values_list("game_id", flat=True))
     new = [game for game in _games(set(game_ids) - recorded) if game["kind"] == kind]
@@ -328,17 +297,31 @@ def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
         .distinct()
         if (finished_at, game_id) > first
     }
+    games = new
     if later:
         log.info(
             "games %s finished before %d recorded ones: replaying their ratings", [g["id"] for g in new], len(later)
         )
         GameRecord.objects.filter(game_id__in=later).delete()
-    games = _games({game["id"] for game in new} | later)
+        games = _games({game["id"] for game in new} | later)
     players = {seat["user_id"] for game in games for seat in game["seats"]}
-    current = _ratings_now(kind, players)
+    # Totals add up whatever the order: the later games' records are in them already.
+    all_time: dict[int, Totals] = {}
+    current: dict[int, ratings.Rating] = {}
+    for user_id, games_, wins, rounds, points, counts, mu, sigma in PlayerStats.objects.filter(
+        kind=kind, user_id__in=players
+    ).values_list("user_id", "games", "wins", "rounds", "points", "counts", "rating_mu", "rating_sigma"):
+        all_time[user_id] = Totals(games=games_, wins=wins, rounds=rounds, points=points, counts=dict(counts))
+        current[user_id] = (mu, sigma)
+    if later:
+        current = _ratings_now(kind, players)  # as of the games before the first new one
     rows = _rate_games(games, kind_stats.contributions([game["id"] for game in games]), current)
     rows_insert(GameRecord, RECORD_COLUMNS, (row.values() for row in rows))
-    _refresh_players(kind_stats, players, now)
+    new_ids = {game["id"] for game in new}
+    for row in rows:
+        if row.game_id in new_ids:
+            _add(all_time, row.user_id, row.won, row.rounds, row.points, row.counts)
+    _refresh_players(kind_stats, players, all_time, current, now)
     return True
 
 
@@ -361,8 +344,19 @@ def _ratings_now(kind: str, users: set[int]) -> dict[int, ratings.Rating]:
     return current
 
 
-def _refresh_players(kind_stats: KindStats, users: set[int], now: datetime) -> None:
-    """Recompute the totals and entries of ``users``, and of whoever the 30-day window moved past; re-rank."""
+def _refresh_players(
+    kind_stats: KindStats,
+    users: set[int],
+    all_time: dict[int, Totals],
+    current: dict[int, ratings.Rating],
+    now: datetime,
+) -> None:
+    """Write the totals and entries of ``users``, and of whoever the 30-day window moved past.
+
+    ``all_time``, ``current``: the users' totals and ratings, worked out by the caller.
+    Their 30-day totals, and those of the players the window moved past, are read
+    from their records in the window.
+    """
     kind = kind_stats.kind
     boards = _leaderboards(kind_stats)
     window_start = now - WINDOW
@@ -379,24 +373,18 @@ def _refresh_players(kind_stats: KindStats, users: set[int], now: datetime) -> N
             - users
         )
 
-    all_time: dict[int, Totals] = {}
     recent: dict[int, Totals] = {}
-    current: dict[int, ratings.Rating] = {}
-    for user_id, won, rounds, points, counts, finished_at, mu, sigma in (
-        GameRecord.objects.filter(kind=kind)
-        .filter(Q(user_id__in=users) | Q(user_id__in=moved, finished_at__gte=window_start))
-        .order_by("finished_at", "game_id")
-        .values_list("user_id", "won", "rounds", "points", "counts", "finished_at", "mu_after", "sigma_after")
+    for user_id, won, rounds, points, counts in (
+        GameRecord.objects.filter(kind=kind, user_id__in=users | moved, finished_at__gte=window_start)
+        .order_by()
+        .values_list("user_id", "won", "rounds", "points", "counts")
     ):
-        if user_id in users:
-            _add(all_time, user_id, won, rounds, points, counts)
+        _add(recent, user_id, won, rounds, points, counts)
+    if moved:
+        for user_id, mu, sigma in PlayerStats.objects.filter(kind=kind, user_id__in=moved).values_list(
+            "user_id", "rating_mu", "rating_sigma"
+        ):
             current[user_id] = (mu, sigma)
-        if finished_at >= window_start:
-            _add(recent, user_id, won, rounds, points, counts)
-    for user_id, mu, sigma in PlayerStats.objects.filter(kind=kind, user_id__in=moved).values_list(
-        "user_id", "rating_mu", "rating_sigma"
-    ):
-        current[user_id] = (mu, sigma)
 
     PlayerStats.objects.filter(kind=kind, user_id__in=users).delete()
     board_ids = {period: [b.pk for (_, p), b in boards.items() if p == period] for period in Period.values}
@@ -404,35 +392,35 @@ def _refresh_players(kind_stats: KindStats, users: set[int], now: datetime) -> N
         Q(leaderboard_id__in=board_ids[Period.ALL_TIME], user_id__in=users)
         | Q(leaderboard_id__in=board_ids[Period.LAST_30_DAYS], user_id__in=users | moved)
     )
-    old_values: dict[int, list[float]] = {board.pk: [] for board in boards.values()}
-    for board_id, value in leaving.values_list("leaderboard_id", "value"):
-        old_values[board_id].append(value)
+    old_values: dict[int, int] = {board.pk: 0 for board in boards.values()}
+    for board_id in leaving.values_list("leaderboard_id", flat=True):
+        old_values[board_id] += 1
     leaving.delete()
     _write_players(kind_stats, boards, all_time, recent, current, now, old_values)
 
 
 def _write_players(kind_stats, boards, all_time, recent, current, now, old_values=None) -> None:
-    """Insert totals and entries (their old rows gone), then re-rank every board.
+    """Insert totals and entries (their old rows gone); note each board's size and moment.
 
-    ``old_values``: per board, the values of the entries taken away (None: the
-    boards were emptied, and are numbered whole).
+    ``old_values``: per board, the number of entries taken away (None: the boards
+    were emptied). Places are not stored: an entry's rank and position are counted
+    when a page reads it (``selectors``), so a game that moves one player up a
+    board writes that player's rows only, never the thousands below them.
     """
     rows_insert(PlayerStats, STATS_COLUMNS, _player_stats(kind_stats.kind, all_time, current))
     entries = _entries(kind_stats, boards, Period.ALL_TIME, all_time, current) + _entries(
         kind_stats, boards, Period.LAST_30_DAYS, recent, current
     )
     rows_insert(LeaderboardEntry, ENTRY_COLUMNS, entries)
-    new_values: dict[int, list[float]] = {board.pk: [] for board in boards.values()}
-    for board_id, _, value, *_ in entries:
-        new_values[board_id].append(value)
+    added: dict[int, int] = {board.pk: 0 for board in boards.values()}
+    for board_id, *_ in entries:
+        added[board_id] += 1
     for leaderboard in boards.values():
-        new = new_values[leaderboard.pk]
-        if old_values is None:
-            _rerank(leaderboard, now, size=len(new))
-        else:
-            old = old_values[leaderboard.pk]
-            size = leaderboard.size - len(old) + len(new)
-            _rerank(leaderboard, now, size=size, changed=old + new)
+        left = 0 if old_values is None else old_values[leaderboard.pk]
+        leaderboard.size = (0 if old_values is None else leaderboard.size) - left + added[leaderboard.pk]
+        leaderboard.as_of = now
+        leaderboard.window_start = now - WINDOW if leaderboard.period == Period.LAST_30_DAYS else None
+    Leaderboard.objects.bulk_update(boards.values(), ["size", "as_of", "window_start"])
 
 
 # --- everything again ----------------------------------------------------------------------

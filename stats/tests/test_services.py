@@ -12,6 +12,7 @@ from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_to_end
 from stats import ratings
 from stats.models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats
+from stats.selectors import entries_placed
 from stats.services import stats_game_finished, stats_rebuild
 
 from .cases import ANN, BO, CY, DI, two_games
@@ -77,7 +78,7 @@ def snapshot():
     )
     boards = sorted(Leaderboard.objects.values_list("kind", "board", "period", "size", "as_of", "window_start"))
     entries = sorted(
-        LeaderboardEntry.objects.values_list(
+        entries_placed(LeaderboardEntry.objects.all()).values_list(
             "leaderboard__kind",
             "leaderboard__board",
             "leaderboard__period",
@@ -95,7 +96,11 @@ def snapshot():
 def assert_numbered():
     """Every board: positions 1..n in order of value, ranks shared by equal values, the size in its head."""
     for head in Leaderboard.objects.all():
-        rows = list(head.entries.order_by("position").values_list("value", "sample", "user_id", "rank", "position"))
+        rows = list(
+            entries_placed(head.entries.all())
+            .order_by("position")
+            .values_list("value", "sample", "user_id", "rank", "position")
+        )
         assert [row[4] for row in rows] == list(range(1, len(rows) + 1)) and head.size == len(rows)
         assert [row[:3] for row in rows] == sorted((row[:3] for row in rows), key=lambda r: (-r[0], -r[1], r[2]))
         assert [row[3] for row in rows] == [1 + sum(other[0] > row[0] for other in rows) for row in rows]
@@ -103,7 +108,7 @@ def assert_numbered():
 
 def entries(board, period=Period.ALL_TIME):
     return list(
-        LeaderboardEntry.objects.filter(leaderboard__board=board, leaderboard__period=period)
+        entries_placed(LeaderboardEntry.objects.filter(leaderboard__board=board, leaderboard__period=period))
         .order_by("position")
         .values_list("user__username", "rank", "value", "sample", "hits")
     )

@@ -13,7 +13,7 @@ from games.models import Game
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_step, view_for
 from stats.models import Leaderboard, LeaderboardEntry, Period
-from stats.selectors import LEADERBOARD_PAGE_SIZE, PROFILE_PAGE_SIZE, game_replay
+from stats.selectors import LEADERBOARD_PAGE_SIZE, PROFILE_PAGE_SIZE, entries_placed, game_replay
 from stats.services import stats_rebuild
 from storyteller.models import Card
 
@@ -215,8 +215,7 @@ class TestLeaderboard:
             kind="storyteller", board=board, period=period, size=players, as_of=timezone.now()
         )
         LeaderboardEntry.objects.bulk_create(
-            LeaderboardEntry(leaderboard=head, user=user, value=100 - i, sample=5, rank=i + 1, position=i + 1)
-            for i, user in enumerate(users)
+            LeaderboardEntry(leaderboard=head, user=user, value=100 - i, sample=5) for i, user in enumerate(users)
         )
         return users
 
@@ -234,6 +233,28 @@ class TestLeaderboard:
         assert len(response.context["lb"].entries) == LEADERBOARD_PAGE_SIZE
         last, response = queries(client, url + "?page=7")
         assert last == many and len(response.context["lb"].entries) == 7
+
+    def test_places_are_counted_alike_on_pages_and_for_one_entry(self, client):
+        # Ties across the page boundary: equal values share a rank, positions go on, samples break ties.
+        users = UserFactory.create_batch(LEADERBOARD_PAGE_SIZE + 20)
+        head = Leaderboard.objects.create(
+            kind="storyteller", board="wins", period=Period.ALL_TIME, size=len(users), as_of=timezone.now()
+        )
+        made = LeaderboardEntry.objects.bulk_create(
+            LeaderboardEntry(leaderboard=head, user=user, value=float(i // 7), sample=1 + i % 3)
+            for i, user in enumerate(users)
+        )
+        order = sorted(made, key=lambda e: (-e.value, -e.sample, e.user_id))
+        expected = [(e.user_id, 1 + sum(o.value > e.value for o in made), place) for place, e in enumerate(order, 1)]
+        assert sorted((e.user_id, e.rank, e.position) for e in entries_placed(head.entries.all())) == sorted(expected)
+        url = reverse("stats:leaderboard", args=["storyteller", "wins"])
+        client.force_login(users[0])
+        for page in (1, 2):
+            lb = client.get(url + f"?page={page}").context["lb"]
+            shown = [(e.user_id, e.rank, e.position) for e in lb.entries]
+            assert shown == expected[(page - 1) * LEADERBOARD_PAGE_SIZE : page * LEADERBOARD_PAGE_SIZE]
+            assert (lb.mine.rank, lb.mine.position) == next(row[1:] for row in expected if row[0] == users[0].pk)
+        assert expected[LEADERBOARD_PAGE_SIZE][1] <= LEADERBOARD_PAGE_SIZE  # the second page starts mid-tie
 
     def test_the_viewers_own_place_and_page(self, client):
         users = self._board(LEADERBOARD_PAGE_SIZE + 10)
