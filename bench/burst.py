@@ -1,15 +1,15 @@
-"""Many simultaneous loads of one game's page against a real daphne: does every one get an answer?
+"""Many simultaneous loads of one game's page against a real server: does every one get an answer?
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/fabula .venv/bin/python bench/burst.py
     .venv/bin/python bench/burst.py --loads 200 --pool-max 20     # the embedded default: SQLite
 
 It makes a throw-away database (as bench/live_latency.py does), starts ``--servers``
-daphne processes on it, opens ``--loads`` connections at once, spread over the
-servers, each asking for the same public game's page, and reports the answers by
-status, their latency (median, p95, max) and the PostgreSQL connections in use at
-the peak. The aim (issue 12): every load answered 200, or 503 with Retry-After for
-one that waited too long for a connection; no 500, no connection refused. It exits
-with 1 when the aim is missed.
+server processes (uvicorn, as bin/run; --server daphne to compare) on it, opens
+``--loads`` connections at once, spread over the servers, each asking for the same
+public game's page, and reports the answers by status, their latency (median, p95,
+max) and the PostgreSQL connections in use at the peak. The aim (issue 12): every
+load answered 200, or 503 with Retry-After for one that waited too long for a
+connection; no 500, no connection refused. It exits with 1 when the aim is missed.
 """
 
 import argparse
@@ -59,7 +59,8 @@ def peak_connections(stop: threading.Event, peak: list[int]) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--loads", type=int, default=200, help="simultaneous page loads (default 200)")
-    parser.add_argument("--servers", type=int, default=1, help="daphne processes (default 1)")
+    parser.add_argument("--servers", type=int, default=1, help="server processes (default 1)")
+    parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn", help="the ASGI server")
     parser.add_argument("--pool-max", type=int, default=20, help="DATABASE_POOL_MAX of each server (default 20)")
     args = parser.parse_args(argv)
 
@@ -87,7 +88,9 @@ def main(argv=None) -> int:
 
         connections.close_all()
         for number in range(args.servers):
-            server = AsgiServer(env=dict(os.environ), port=free_port(), log_path=workdir / f"daphne{number}.log")
+            server = AsgiServer(
+                env=dict(os.environ), port=free_port(), log_path=workdir / f"server{number}.log", server=args.server
+            )
             server.start()
             servers.append(server)
         path = f"/games/{game.pk}/"
@@ -116,7 +119,7 @@ def main(argv=None) -> int:
     times = sorted(seconds for _status, seconds, _retry in results)
     busy_without_retry = sum(1 for status, _s, retry in results if status == 503 and not retry)
     database = "PostgreSQL" if dropped else "SQLite"
-    print(f"{args.loads} simultaneous loads of one game page, {args.servers} daphne, {database}")
+    print(f"{args.loads} simultaneous loads of one game page, {args.servers} {args.server}, {database}")
     print(f"  load average at the end: {os.getloadavg()[0]:.2f}")
     print("  answers: " + ", ".join(f"{status}: {count}" for status, count in sorted(by_status.items(), key=str)))
     print(
