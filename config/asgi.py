@@ -1,9 +1,15 @@
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application() does
+
+from django.conf import settings  # noqa: E402
+
+from config.handlers import PooledThreadsASGIHandler  # noqa: E402
+
+django_asgi_app = PooledThreadsASGIHandler(threads=settings.FABULA_WEB_THREADS)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -120,6 +120,12 @@ elif env.bool("DATABASE_POOL", default=True):
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Threads of one web process that run requests at once (config.handlers): more wait.
+# Keep it at or above DATABASE_POOL_MAX, so that the pool, not the threads, says "busy".
+FABULA_WEB_THREADS = env.int("FABULA_WEB_THREADS", default=max(20, env.int("DATABASE_POOL_MAX", default=20)))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web threads live on (config.handlers), and each keeps its SQLite connection.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=600))
 # How long a client told "busy" (503) should wait before it tries again, in seconds.
 FABULA_BUSY_RETRY_AFTER = env.int("FABULA_BUSY_RETRY_AFTER", default=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
