@@ -15,7 +15,7 @@ under the lock of its ``Progress`` row.
 """
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -30,6 +30,9 @@ from .kinds import kind_stats as kind_stats_of
 from .models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats, Progress
 
 log = logging.getLogger(__name__)
+
+# A rebuild's report after each chunk: (kind, games done, games in all).
+OnChunk = Callable[[str, int, int], None]
 
 WINDOW = timedelta(days=30)
 CHUNK = 2000  # games read at a time by a rebuild
@@ -105,17 +108,23 @@ ENTRY_COLUMNS = ("leaderboard", "user", "value", "sample", "hits")
 
 
 def rows_insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
-    """INSERT prepared rows, many to a statement, without a model instance each.
+    """INSERT prepared rows, many to a statement (PostgreSQL: COPY), without a model instance each.
 
     A rebuild writes some 100,000s of rows, and building and preparing a model
     instance for each costs more than the writing. The values must be ready for
     the database (datetimes and JSON through ``connection.ops``, as ``_Row.values``).
     Many rows to one INSERT, as ``bulk_create`` does: one row a statement costs a
-    round trip each on PostgreSQL.
+    round trip each on PostgreSQL, where COPY streams them, parsing no statement.
     """
     quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
     names = ", ".join(quote(model._meta.get_field(column).column) for column in columns)
-    head = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES "
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    head = f"INSERT INTO {table} ({names}) VALUES "
     one = f"({', '.join(['%s'] * len(columns))})"
     per_statement = max(1, min(BATCH, (connection.features.max_query_params or 30000) // len(columns)))
     batch: list[tuple] = []
@@ -426,8 +435,12 @@ def _write_players(kind_stats, boards, all_time, recent, current, now, old_value
 # --- everything again ----------------------------------------------------------------------
 
 
-def stats_rebuild(*, now: datetime, kinds: Iterable[str] | None = None) -> dict[str, int]:
+def stats_rebuild(
+    *, now: datetime, kinds: Iterable[str] | None = None, progress: OnChunk | None = None
+) -> dict[str, int]:
     """Derive every record, rating, total and board again from the finished games; returns games per kind.
+
+    ``progress(kind, games done, games in all)`` is called after each chunk of games.
 
     The games are read before the write transaction starts (so SQLite's writers
     wait only for the writing); games that finished meanwhile are then added the
@@ -437,11 +450,11 @@ def stats_rebuild(*, now: datetime, kinds: Iterable[str] | None = None) -> dict[
     wanted = None if kinds is None else set(kinds)
     for kind_stats in every_kind_stats():
         if wanted is None or kind_stats.kind in wanted:
-            done[kind_stats.kind] = _rebuild(kind_stats, now)
+            done[kind_stats.kind] = _rebuild(kind_stats, now, progress)
     return done
 
 
-def _rebuild(kind_stats: KindStats, now: datetime) -> int:
+def _rebuild(kind_stats: KindStats, now: datetime, progress: OnChunk | None = None) -> int:
     kind = kind_stats.kind
     game_ids = list(
         Game.objects.filter(kind=kind, status=Game.Status.FINISHED, finished_at__isnull=False)
@@ -453,6 +466,8 @@ def _rebuild(kind_stats: KindStats, now: datetime) -> int:
     for start in range(0, len(game_ids), CHUNK):
         chunk = game_ids[start : start + CHUNK]
         rows.extend(_rate_games(_games(chunk), kind_stats.contributions(chunk), current))
+        if progress is not None:
+            progress(kind, start + len(chunk), len(game_ids))
 
     window_start = now - WINDOW
     all_time: dict[int, Totals] = {}

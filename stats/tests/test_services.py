@@ -5,6 +5,8 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game
@@ -15,7 +17,7 @@ from stats.models import GameRecord, Leaderboard, LeaderboardEntry, Period, Play
 from stats.selectors import entries_placed
 from stats.services import stats_game_finished, stats_rebuild
 
-from .cases import ANN, BO, CY, DI, two_games
+from .cases import ANN, BO, CY, DI, GAME_1, two_games
 from .factories import finished_game, story_round
 
 pytestmark = pytest.mark.django_db
@@ -318,3 +320,52 @@ class TestIncrementalEqualsRebuild:
         before = snapshot()
         stats_rebuild(now=Leaderboard.objects.first().as_of, kinds=["storyteller"])
         assert snapshot() == before
+
+
+class TestAtSize:
+    def test_an_update_takes_the_same_queries_however_many_games_and_players_the_site_has(self):
+        """Constant in N: the queries of one game's update, with 3 games on the site and with 40 more."""
+        now = timezone.now()
+        users = UserFactory.create_batch(4)
+        rounds = [GAME_1[0], GAME_1[1]]
+
+        def update_queries(game) -> list[str]:
+            with CaptureQueriesContext(connection) as ctx:
+                assert stats_game_finished(game_id=game.pk, now=now)
+            return [query["sql"] for query in ctx.captured_queries]
+
+        for step in range(3):
+            stats_game_finished(
+                game_id=finished_game(users, rounds, finished_at=now - timedelta(days=step)).pk, now=now
+            )
+        few = update_queries(finished_game(users, rounds, finished_at=now + timedelta(minutes=1)))
+
+        rng = random.Random(5)
+        crowd = UserFactory.create_batch(30)
+        for step in range(40):
+            seated = [users[0], *rng.sample(crowd, 3)] if step % 2 else rng.sample(crowd, 4)
+            game = finished_game(seated, rounds, finished_at=now - timedelta(days=rng.uniform(0, 60)))
+            stats_game_finished(game_id=game.pk, now=now)
+        many = update_queries(finished_game(users, rounds, finished_at=now + timedelta(minutes=2)))
+
+        assert len(many) == len(few) <= 25, many
+        assert GameRecord.objects.count() == 4 * 45 and PlayerStats.objects.get(user=users[0]).games == 25
+
+    def test_a_rebuild_in_chunks_equals_the_updates_one_game_at_a_time_in_finish_order(self, monkeypatch):
+        rng = random.Random(11)
+        now = timezone.now()
+        users = UserFactory.create_batch(8)
+        games = TestIncrementalEqualsRebuild()._random_games(25, users, now, rng)
+        for game in sorted(games, key=lambda g: (Game.objects.get(pk=g.pk).finished_at, g.pk)):
+            assert stats_game_finished(game_id=game.pk, now=now)
+        one_by_one = snapshot()
+        # Chunks of 4 games and small INSERTs: ratings carried over from chunk to chunk.
+        monkeypatch.setattr("stats.services.CHUNK", 4)
+        monkeypatch.setattr("stats.services.BATCH", 7)
+        chunks = []
+        assert stats_rebuild(
+            now=now, kinds=["storyteller"], progress=lambda kind, done, total: chunks.append(done)
+        ) == {"storyteller": 25}
+        assert chunks == [4, 8, 12, 16, 20, 24, 25]
+        assert snapshot() == one_by_one
+        assert_numbered()
