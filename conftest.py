@@ -20,9 +20,11 @@ def _fresh_view_caches():
     from django.core.cache import caches
 
     from games.selectors.games import recent_games
+    from storyteller.selectors import card_faces
 
     recent_games.clear()
     caches["views"].clear()
+    card_faces.clear()
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,8 @@ shows no owners before the reveal; votes and owners appear only in the record
 of a revealed round.
 """
 
+import time
+
 from games.models import Game, Seat
 from games.selectors.common import (
     seat_of,
@@ -17,10 +19,43 @@ from storyteller.engine import rules as engine
 from storyteller.models import Card
 
 
-def _card(card: Card | None, card_id: int) -> dict:
+def _card(card: dict | None, card_id: int) -> dict:
     if card is None:  # a card deleted from the database by hand: still playable
         return {"id": card_id, "image": "", "alt": ""}
-    return {"id": card.pk, "image": card.image.url if card.image else "", "alt": card.alt_text}
+    return dict(card)
+
+
+class _CardFaces:
+    """What a card shows (its picture's URL, its words for screen readers), by id, kept in this process
+    for ``ttl`` seconds: every view of every game shows cards, and a deck changes rarely (an admin's new
+    words for a card show within that time)."""
+
+    def __init__(self, ttl: float = 120.0):
+        self.ttl = ttl
+        self._faces: dict[int, tuple[float, dict]] = {}
+
+    def get(self, ids) -> dict[int, dict]:
+        now = time.monotonic()
+        found = {}
+        missing = []
+        for card_id in ids:
+            entry = self._faces.get(card_id)
+            if entry is not None and now - entry[0] < self.ttl:
+                found[card_id] = entry[1]
+            else:
+                missing.append(card_id)
+        if missing:
+            for card in Card.objects.filter(pk__in=missing).only("pk", "image", "alt_text"):
+                face = {"id": card.pk, "image": card.image.url if card.image else "", "alt": card.alt_text}
+                self._faces[card.pk] = (now, face)
+                found[card.pk] = face
+        return found
+
+    def clear(self) -> None:
+        self._faces.clear()
+
+
+card_faces = _CardFaces()
 
 
 def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
@@ -62,7 +97,7 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     last = state.last_round
     if last is not None:
         wanted.update(last.table)
-    cards = Card.objects.in_bulk(wanted) if wanted else {}
+    cards = card_faces.get(wanted) if wanted else {}
 
     if me is not None:
         you = view["you"]
