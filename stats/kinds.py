@@ -151,12 +151,10 @@ def seat_contributions(
     """
     contributions = {}
     for seat in range(SEATS):
-        counts = {name: values[seat] for name, values in counters.items()}
-        counts |= {games: int(counters[sample][seat] > 0) for games, sample in sample_games.items()}
-        if played[seat] or any(counts.values()):
-            contributions[seat] = Contribution(
-                rounds=played[seat], points=points[seat], counts={name: n for name, n in counts.items() if n}
-            )
+        counts = {name: values[seat] for name, values in counters.items() if values[seat]}
+        if played[seat] or counts:
+            counts |= {games: 1 for games, sample in sample_games.items() if counters[sample][seat] > 0}
+            contributions[seat] = Contribution(rounds=played[seat], points=points[seat], counts=counts)
     return contributions
 
 

@@ -39,9 +39,9 @@ CHUNK = 2000  # games read at a time by a rebuild
 BATCH = 5000  # rows written per INSERT
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Row:
-    """A GameRecord before it becomes a model: light enough to hold 100,000s of them."""
+    """A GameRecord before it becomes a model: light enough to hold 100,000s of them (not frozen: quicker made)."""
 
     game_id: int
     user_id: int
