@@ -29,6 +29,9 @@ DEFAULT_RATES = {
     "signup-account": "5/h",  # tries at one username or email
     "password-reset-address": "10/h",  # reset emails asked for from one address
     "password-reset-account": "3/h",  # reset emails to one address, asked from anywhere
+    # Forms that check the password of someone logged in (change it, delete the account):
+    # a session left open is not a way to guess the password.
+    "password-check-address": "10/h",
 }
 
 

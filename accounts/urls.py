@@ -33,7 +33,9 @@ urlpatterns = [
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:profile")),
+        throttled("password-check")(
+            auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:profile"))
+        ),
         name="password_change",
     ),
 ]

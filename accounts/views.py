@@ -86,6 +86,7 @@ def data_export(request):
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
+@throttled("password-check")
 def delete(request):
     """Delete one's own account, after typing one's password."""
     form = AccountDeleteForm(request.user, request.POST or None)

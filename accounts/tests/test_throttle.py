@@ -239,3 +239,15 @@ def test_a_request_without_an_address_has_none():
     assert client_address(RequestFactory().get("/", REMOTE_ADDR="")) is None
     assert client_address(RequestFactory().get("/", REMOTE_ADDR="unix:/run/x.sock")) is None
     assert client_address(RequestFactory().get("/", REMOTE_ADDR="::1")) == "::1"
+
+
+@pytest.mark.parametrize("url", ["accounts:delete", "accounts:password_change"])
+def test_forms_that_check_the_password_are_limited(client, settings, url):
+    settings.FABULA_ACCOUNT_RATES = {"password-check-address": "2/h"}
+    user = UserFactory()
+    client.force_login(user)
+    for _ in range(2):
+        assert client.post(reverse(url), {"password": "guess", "old_password": "guess"}).status_code == 200
+    assert client.post(reverse(url), {"password": PASSWORD, "old_password": PASSWORD}).status_code == 429
+    user.refresh_from_db()
+    assert user.is_active
