@@ -146,22 +146,20 @@ def player_profile(*, player) -> list[KindProfile]:
 def entries_placed(entries: QuerySet) -> QuerySet:
     """``entries`` with their ``rank`` (shared by equal values) and ``position`` (a unique place) on their board.
 
-    Each is one count down the board's index, of the entries above: for a few
-    entries (a player's own), not for a page of them (``leaderboard_page`` numbers
-    those from the first). The order: value, then sample (higher first), then user id.
+    Each is a count along the board's index: the rank counts the entries of
+    higher values, the position adds those of the same value ahead (more sample,
+    then a lower user id). For a few entries (a player's own), not for a page of
+    them (``leaderboard_page`` numbers those from the first).
     """
     board = LeaderboardEntry.objects.filter(leaderboard=OuterRef("leaderboard")).order_by().values("leaderboard")
 
-    def count(above: QuerySet):
-        return Coalesce(Subquery(above.annotate(n=Count("pk")).values("n")), 0)
+    def count(entries: QuerySet):
+        return Coalesce(Subquery(entries.annotate(n=Count("pk")).values("n")), 0)
 
     value, sample = OuterRef("value"), OuterRef("sample")
-    ahead = (
-        Q(value__gt=value)
-        | Q(value=value, sample__gt=sample)
-        | Q(value=value, sample=sample, user__lt=OuterRef("user"))
-    )
-    return entries.annotate(rank=count(board.filter(value__gt=value)) + 1, position=count(board.filter(ahead)) + 1)
+    tied_ahead = board.filter(Q(sample__gt=sample) | Q(sample=sample, user__lt=OuterRef("user")), value=value)
+    above = count(board.filter(value__gt=value))
+    return entries.annotate(rank=above + 1, position=above + count(tied_ahead) + 1)
 
 
 def leaderboard_order(entries: QuerySet) -> QuerySet:
