@@ -11,6 +11,7 @@ import logging
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpResponseNotAllowed
+from django.http.request import RawPostDataException
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -318,8 +319,8 @@ def _guarded(view, *, only_reads: bool):
 
 def _has_body(request) -> bool:
     try:
-        return int(request.META.get("CONTENT_LENGTH") or 0) > 0
-    except ValueError:
+        return bool(request.body)  # read, not taken from Content-Length: a chunked body has none
+    except (SuspiciousOperation, RawPostDataException):  # too large to read; read already as a stream
         return True
 
 
