@@ -64,7 +64,7 @@ def asgi_server(django_db_setup, tmp_path_factory):
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--link", "-v0"], cwd=ROOT, env=env, check=True
     )
-    server = AsgiServer(env=env, port=free_port(), log_path=tmp_path_factory.mktemp("asgi-log") / "daphne.log")
+    server = AsgiServer(env=env, port=free_port(), log_path=tmp_path_factory.mktemp("asgi-log") / "server.log")
     server.start()
     yield server
     server.stop()

@@ -18,3 +18,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif "pool" in DATABASES["default"].get("OPTIONS", {}):
     # A request that finds the pool empty gives up soon (games/tests/test_busy.py waits for it).
     DATABASES["default"]["OPTIONS"]["pool"]["timeout"] = 2.0
+# Browser tests sign many people up from 127.0.0.1 through one long-lived server; the
+# throttle's own tests set the rates they test (accounts/tests/test_throttle.py).
+FABULA_ACCOUNT_RATES = {"signup-address": "10000/h", "signup-account": "10000/h"}
