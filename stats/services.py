@@ -61,13 +61,13 @@ class _Row:
     mu_after: float
     sigma_after: float
 
-    def values(self) -> tuple:
-        """The row in ``RECORD_COLUMNS`` order, ready for the database."""
+    def values(self, ops) -> tuple:
+        """The row in ``RECORD_COLUMNS`` order, ready for the database (``ops``: ``connection.ops``, read once)."""
         return (
             self.game_id,
             self.user_id,
             self.kind,
-            connection.ops.adapt_datetimefield_value(self.finished_at),
+            ops.adapt_datetimefield_value(self.finished_at),
             self.seat,
             self.players,
             self.rank,
@@ -76,7 +76,7 @@ class _Row:
             self.resigned,
             self.rounds,
             self.points,
-            connection.ops.adapt_json_value(self.counts, None),
+            ops.adapt_json_value(self.counts, None),
             self.mu_before,
             self.sigma_before,
             self.mu_after,
@@ -248,6 +248,7 @@ def _entries(
 
 
 def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratings.Rating]) -> list[tuple]:
+    ops = connection.ops
     return [
         (
             user_id,
@@ -256,7 +257,7 @@ def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratin
             t.wins,
             t.rounds,
             t.points,
-            connection.ops.adapt_json_value(dict(sorted(t.counts.items())), None),
+            ops.adapt_json_value(dict(sorted(t.counts.items())), None),
             *current[user_id],
         )
         for user_id, t in totals.items()
@@ -325,7 +326,8 @@ def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
     if later:
         current = _ratings_now(kind, players)  # as of the games before the first new one
     rows = _rate_games(games, kind_stats.contributions([game["id"] for game in games]), current)
-    rows_insert(GameRecord, RECORD_COLUMNS, (row.values() for row in rows))
+    ops = connection.ops
+    rows_insert(GameRecord, RECORD_COLUMNS, (row.values(ops) for row in rows))
     new_ids = {game["id"] for game in new}
     for row in rows:
         if row.game_id in new_ids:
@@ -496,7 +498,8 @@ def _rebuild(kind_stats: KindStats, now: datetime, progress: OnChunk | None = No
         LeaderboardEntry.objects.filter(leaderboard__kind=kind).delete()
         PlayerStats.objects.filter(kind=kind).delete()
         GameRecord.objects.filter(kind=kind).delete()
-        rows_insert(GameRecord, RECORD_COLUMNS, (row.values() for row in rows))
+        ops = connection.ops
+        rows_insert(GameRecord, RECORD_COLUMNS, (row.values(ops) for row in rows))
         _write_players(kind_stats, boards, all_time, recent, current, now)
         progress.rebuilt_at = now
         progress.save(update_fields=["rebuilt_at"])
