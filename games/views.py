@@ -15,6 +15,7 @@ from .pages import board_html
 from .selectors.games import game_get_for_viewer, game_visible_to, games_for_user, games_open_public, kind_of
 from .services.errors import GameError
 from .services.games import game_act, game_create, game_join, game_leave, game_start
+from .text import text_storable
 
 
 def _is_htmx(request) -> bool:
@@ -122,6 +123,8 @@ def board_fragment(request, game_id: int):
 
 
 def invite(request, code: str):
+    if not text_storable(code):  # no such code, and PostgreSQL takes no NUL to look for one
+        raise Http404
     game = get_object_or_404(Game.objects.select_related("creator"), invite_code=code)
     if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
         return redirect(game)
