@@ -147,6 +147,8 @@ LOGOUT_REDIRECT_URL = "home"
 FABULA_TRUSTED_PROXIES = env.int("FABULA_TRUSTED_PROXIES", default=0)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out log-in before the password is checked
+    "accounts.backends.CachedModelBackend",  # the signed-in user from the cache, not a query per request
+    # Sessions made before the cached backend name this one: they stay signed in.
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_ENABLED = env.bool("FABULA_LOGIN_LOCKOUT", default=True)

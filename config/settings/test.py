@@ -1,7 +1,9 @@
 """Test settings: the embedded default, unless DATABASE_URL / REDIS_URL say otherwise."""
 
+import os
+
 from .base import *  # noqa: F401,F403
-from .base import DATABASES, INSTALLED_APPS, VAR_DIR
+from .base import CACHES, DATABASES, INSTALLED_APPS, VAR_DIR
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -21,3 +23,6 @@ elif "pool" in DATABASES["default"].get("OPTIONS", {}):
 # Browser tests sign many people up from 127.0.0.1 through one long-lived server; the
 # throttle's own tests set the rates they test (accounts/tests/test_throttle.py).
 FABULA_ACCOUNT_RATES = {"signup-address": "10000/h", "signup-account": "10000/h"}
+# Each pytest-xdist worker has a database of its own, and ids repeat across them: in a
+# cache they share (Redis), each keeps its keys apart (a signed-in user, a rate count).
+CACHES["default"]["KEY_PREFIX"] = os.environ.get("PYTEST_XDIST_WORKER", "main")
