@@ -214,6 +214,9 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(VAR_DIR / "cache"),
+            # Sessions and signed-in users live here too: past the default 300 entries every
+            # write would list the folder and cull a third of it.
+            "OPTIONS": {"MAX_ENTRIES": 20000},
         }
     }
 
