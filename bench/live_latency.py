@@ -180,7 +180,7 @@ def make_games(args) -> list[list[Player]]:
         for user in users:
             session = SessionStore()
             session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[BACKEND_SESSION_KEY] = "accounts.backends.CachedModelBackend"  # as a log-in makes it
             session[HASH_SESSION_KEY] = user.get_session_auth_hash()
             session.create()
             csrf = secrets.token_hex(16)
