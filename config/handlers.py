@@ -1,4 +1,4 @@
-"""Django's ASGI handler, its synchronous work done on long-lived threads.
+"""Django's ASGI handler, its synchronous work done in one step, on long-lived threads.
 
 Django runs each request's synchronous code (middleware, views, the ORM) in a thread of
 the request's own: asgiref's ``ThreadSensitiveContext`` starts a one-thread executor for
@@ -6,7 +6,15 @@ the request and shuts it down after. That is a thread started and joined per req
 and, the connection being the thread's, a database connection opened and closed per
 request (a profile of the live benchmark put about a sixth of the server's time there).
 
-Here each HTTP request borrows one of ``threads`` long-lived one-thread executors (the
+Django also builds the middleware chain for the event loop under ASGI: each hook of
+each middleware (and the middleware that can only run synchronously, such as
+WhiteNoise's) is then a hop between the loop and a thread, a dozen or more per request,
+each a few hundred microseconds of futures, locks and context copies. The views are
+synchronous, so the chain here is the synchronous one (as under WSGI), entered with one
+hop: the loop reads the request and writes the response; the thread runs everything
+in between.
+
+Each HTTP request borrows one of ``threads`` long-lived one-thread executors (the
 ``executor=`` form of ``ThreadSensitiveContext``, whose executor the caller owns), and
 gives it back when it is answered. Requests of one process still run at once, up to
 ``threads`` of them (the rest wait for a thread), each thread keeps its database
@@ -17,15 +25,16 @@ request's thread as Django expects.
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
 
 class PooledThreadsASGIHandler(ASGIHandler):
     def __init__(self, threads: int):
-        super().__init__()
         if threads < 1:
             raise ValueError("at least one thread")
+        super().__init__()
+        self.load_middleware(is_async=False)  # the synchronous chain (ASGIHandler built the async one)
         self.threads = threads
         self._idle: asyncio.LifoQueue | None = None  # made on the server's event loop
 
@@ -42,3 +51,7 @@ class PooledThreadsASGIHandler(ASGIHandler):
                 await self.handle(scope, receive, send)
         finally:
             self._idle.put_nowait(executor)
+
+    async def get_response_async(self, request):
+        """The whole synchronous chain, middleware and view, in one step on the request's thread."""
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)

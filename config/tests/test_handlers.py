@@ -75,3 +75,9 @@ def test_it_serves_http_only():
         asyncio.run(PooledThreadsASGIHandler(threads=1)({"type": "websocket"}, None, None))
     with pytest.raises(ValueError):
         PooledThreadsASGIHandler(threads=0)
+
+
+def test_the_middleware_chain_is_the_synchronous_one():
+    """Middleware and view in one step on the request's thread, not a hop to the loop and back per hook."""
+    app = PooledThreadsASGIHandler(threads=1)
+    assert not asyncio.iscoroutinefunction(app._middleware_chain)
