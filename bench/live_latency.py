@@ -105,7 +105,7 @@ def prepare_environment(workdir: Path) -> str | None:
     parts = urlsplit(url)
     name = parts.path.lstrip("/") + "_bench"
     with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # a run killed midway left it
         connection.execute(f'CREATE DATABASE "{name}"')
     os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + name))
     return name
