@@ -1,4 +1,5 @@
 import copy
+import functools
 import threading
 import time
 from collections import OrderedDict
@@ -23,12 +24,12 @@ def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = N
     return any(seat.user_id == user.pk for seat in seats)
 
 
-def game_version(*, game_id) -> tuple[int, str] | None:
-    """The game's version and a stamp of its creation (which tells a game from an earlier one that had
-    its id), or None for no such game.
+def _game_row(game_id, *columns: str) -> tuple | None:
+    """``columns`` of one game by its id, or None for no such game (or no id at all).
 
-    The hot path's first read (every page, board and API view asks it): one primary-key lookup whose SQL
-    is written here once, so no ORM query is built and compiled for it on every request.
+    The hot path's first reads (every page, board, action and API view asks one): a primary-key
+    lookup whose SQL is written once per set of columns, so no ORM query is built and compiled for
+    it on every request.
     """
     try:
         game_id = int(game_id)
@@ -37,38 +38,29 @@ def game_version(*, game_id) -> tuple[int, str] | None:
     if not 0 < game_id < 2**63:  # no such key; SQLite cannot even take it
         return None
     with connection.cursor() as cursor:
-        cursor.execute(_VERSION_SQL, [game_id])
-        row = cursor.fetchone()
+        cursor.execute(_row_sql(columns), [game_id])
+        return cursor.fetchone()
+
+
+@functools.cache
+def _row_sql(columns: tuple[str, ...]) -> str:
+    quote = connection.ops.quote_name
+    return "SELECT {} FROM {} WHERE {} = %s".format(
+        ", ".join(quote(column) for column in columns), quote(Game._meta.db_table), quote("id")
+    )
+
+
+def game_version(*, game_id) -> tuple[int, str] | None:
+    """The game's version and a stamp of its creation (which tells a game from an earlier one that had
+    its id), or None for no such game."""
+    row = _game_row(game_id, "version", "created_at")
     return None if row is None else (row[0], str(row[1]))
 
 
-_VERSION_SQL = "SELECT {version}, {created} FROM {table} WHERE {id} = %s".format(
-    version=connection.ops.quote_name("version"),
-    created=connection.ops.quote_name("created_at"),
-    table=connection.ops.quote_name(Game._meta.db_table),
-    id=connection.ops.quote_name("id"),
-)
-
-
 def kind_of(*, game_id):
-    """The kind of a game (its rules read its actions), or None for no such game; SQL written once."""
-    try:
-        game_id = int(game_id)
-    except (TypeError, ValueError):
-        return None
-    if not 0 < game_id < 2**63:  # no such key; SQLite cannot even take it
-        return None
-    with connection.cursor() as cursor:
-        cursor.execute(_KIND_SQL, [game_id])
-        row = cursor.fetchone()
+    """The kind of a game (its rules read its actions), or None for no such game."""
+    row = _game_row(game_id, "kind")
     return None if row is None else kinds.get(row[0])
-
-
-_KIND_SQL = "SELECT {kind} FROM {table} WHERE {id} = %s".format(
-    kind=connection.ops.quote_name("kind"),
-    table=connection.ops.quote_name(Game._meta.db_table),
-    id=connection.ops.quote_name("id"),
-)
 
 
 class _Recent:
