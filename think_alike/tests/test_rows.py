@@ -54,7 +54,9 @@ def choose(state: engine.State, seat: int, rng: random.Random) -> dict | None:
         return {"type": "duel", "opponent": rng.choice(opponents), "position": rng.choice(positions or [None])}
     if phase == engine.Phase.REVIEW:
         groups = state.current.groups
-        if len(state.current.rulings) < 2 and rng.random() < 0.5:
+        # Always in the first round (so that every game has rulings to keep), then now and then.
+        first = not state.history
+        if len(state.current.rulings) < 2 and (first and not state.current.rulings or rng.random() < 0.5):
             big = [g for g in groups if len(g.items) > 1]
             if big and rng.random() < 0.5:
                 group = rng.choice(big)
