@@ -3,8 +3,14 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from games.tests.live.server import ROOT, AsgiServer, database_url, free_port
+
+# Hypothesis' per-example deadline is a timed assertion: on a loaded machine (CI runs the
+# suite on every core) an example now and then takes longer, and the test fails for it.
+hypothesis_settings.register_profile("fabula", deadline=None)
+hypothesis_settings.load_profile("fabula")
 
 
 def pytest_collection_modifyitems(items):
