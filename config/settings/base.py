@@ -48,10 +48,16 @@ INSTALLED_APPS = [
     "games",
     "stats",
     "notifications",
+    "chat",  # table talk beside a game
+    "bots",  # bots that fill empty seats
     # The games: each registers its kind with games.kinds (the first is the default).
     "storyteller",
     "think_alike",
 ]
+
+# API routers of apps beside the games core, added after the core's own (dotted paths):
+# the core does not import these apps.
+FABULA_API_ROUTERS = ["chat.api.router", "bots.api.router"]
 
 # The kind of game a new game is when none is chosen (the API's default too).
 FABULA_DEFAULT_KIND = "storyteller"

@@ -9,10 +9,12 @@ import functools
 import json
 import logging
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpResponseNotAllowed
 from django.http.request import RawPostDataException
 from django.utils import translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
@@ -342,3 +344,5 @@ from . import accounts, games  # noqa: E402  (the routes register on ``api``)
 
 api.add_router("", accounts.router)
 api.add_router("", games.router)
+for _dotted in settings.FABULA_API_ROUTERS:  # apps beside the core (chat, bots): named in settings
+    api.add_router("", import_string(_dotted))

@@ -1,0 +1,1 @@
+"""Bots that fill empty seats and play through the same services as people."""

@@ -1,0 +1,1 @@
+"""Table talk: a game's chat, closed when the kind says so (Storyteller's secret vote)."""
