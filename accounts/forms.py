@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import User
 from .selectors import name_taken
+from .text import TextRefused, text_clean
 
 NAME_TAKEN = _("Another player has this name, or one that looks the same. Choose another.")
 
@@ -38,9 +39,10 @@ class ProfileForm(forms.ModelForm):
         widgets = {"colour": forms.RadioSelect}
 
     def clean_display_name(self):
-        name = " ".join(self.cleaned_data["display_name"].split())
-        if any(not ch.isprintable() for ch in name):
-            raise forms.ValidationError(_("Use letters, digits, spaces and punctuation only."))
+        try:  # the one policy for what others read (clues and answers too)
+            name = " ".join(text_clean(self.cleaned_data["display_name"]).split())
+        except TextRefused as refused:
+            raise forms.ValidationError(refused.message, code="bad_text") from None
         if name_taken(name=name or self.instance.username, user=self.instance):
             if name:
                 raise forms.ValidationError(NAME_TAKEN, code="unique")

@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 
+from accounts.text import MESSAGE, TextRefused, text_clean, text_storable
 from games.services.errors import GameError
-from games.text import MESSAGE, TextRefused, text_clean, text_storable
 
 
 def _free_text(value: str) -> str:
@@ -37,7 +37,7 @@ def _storable(value: str) -> str:
 
 
 FREE_TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
-# What people type that others read (a clue, an answer, a name): ``games.text``'s policy, NFC as kept.
+# What people type that others read (a clue, an answer, a name): ``accounts.text``'s policy, NFC as kept.
 # Its pattern tells clients what a regular expression can say of the policy (controls, bidi, zero-width).
 FreeText = Annotated[
     str,

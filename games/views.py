@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.text import text_storable
 from games import health, kinds
 
 from .forms import GameCreateForm
@@ -15,7 +16,6 @@ from .pages import board_html
 from .selectors.games import game_get_for_viewer, game_visible_to, games_for_user, games_open_public, kind_of
 from .services.errors import GameError
 from .services.games import game_act, game_create, game_join, game_leave, game_start
-from .text import text_storable
 
 
 def _is_htmx(request) -> bool:

@@ -99,6 +99,27 @@ def test_profile_sets_display_name_and_colour(client):
     assert user.colour == "green"
 
 
+@pytest.mark.parametrize("name", ["\u3164", "Ann\u2800a", "Anna\u202e", "An\u200bna"])
+def test_profile_refuses_a_display_name_the_text_policy_refuses(client, name):
+    """The names' policy is the clues' (accounts.text): a blank filler or a direction override is no name."""
+    user = UserFactory(display_name="Kept")
+    client.force_login(user)
+    response = client.post(reverse("accounts:profile"), {"display_name": name, "colour": "red"})
+    assert response.status_code == 200
+    assert "Use letters, digits, spaces and punctuation only." in response.content.decode()
+    user.refresh_from_db()
+    assert user.display_name == "Kept"
+
+
+def test_profile_keeps_a_display_name_in_its_normal_form(client):
+    user = UserFactory()
+    client.force_login(user)
+    response = client.post(reverse("accounts:profile"), {"display_name": "Zoe\u0301\u00a0K", "colour": "red"})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.display_name == "Zo\u00e9 K"
+
+
 def test_hostile_display_name_is_shown_as_text(client):
     user = UserFactory()
     client.force_login(user)
