@@ -1,6 +1,7 @@
 """Accounts and tokens: how a program gets in."""
 
 from django.contrib.auth import authenticate
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Router, Status
 
@@ -44,8 +45,9 @@ def accounts_create(request, payload: AccountIn):
 
 
 @router.post("/tokens", auth=None, summary="Get a token", response={201: TokenOut, **errors(400, 401, 429)})
-def tokens_create(request, payload: TokenIn):
+def tokens_create(request, response: HttpResponse, payload: TokenIn):
     """Get a token with your username and password. Rate-limited."""
+    response["Cache-Control"] = "no-store"  # the secret is in the body: no cache may keep it
     rate_hit("tokens", client_address(request))
     rate_hit("tokens-user", payload.username.lower())
     user = authenticate(request, username=payload.username, password=payload.password)

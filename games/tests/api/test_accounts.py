@@ -68,6 +68,7 @@ class TestTokens:
         user = UserFactory()
         response = anon.post("/tokens", {"username": user.username, "password": PASSWORD})
         assert response.status_code == 201
+        assert "no-store" in response["Cache-Control"]
         secret = response.json()["token"]
         token = ApiToken.objects.get(user=user)
         # Only a hash is kept; the secret is nowhere in the database.
