@@ -7,6 +7,7 @@ COPY requirements/base.txt requirements/base.txt
 RUN pip install --no-cache-dir -r requirements/base.txt
 COPY . .
 RUN pip install --no-cache-dir --no-deps . && DJANGO_SECRET_KEY=build DJANGO_ALLOWED_HOSTS=x DATABASE_URL=sqlite:////tmp/x.db \
+    REDIS_URL=redis://build EMAIL_URL=dummymail:// \
     python manage.py collectstatic --noinput
 EXPOSE 8000
 CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--loop", "uvloop", "--http", "httptools", "--ws", "websockets"]

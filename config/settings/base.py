@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -196,7 +197,18 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-EMAIL_BACKEND = env.str("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# Email, one rule: EMAIL_URL says where mail goes (smtp://user:password@host:25, smtp+tls://...:587,
+# smtps://, consolemail:// to print it, dummymail:// to drop it); DJANGO_EMAIL_BACKEND instead names a
+# backend class that has no URL scheme. Setting both is refused, not silently settled. Neither:
+# printed to the console (production requires one: config.settings.production).
+if env.str("EMAIL_URL", default="") and env.str("DJANGO_EMAIL_BACKEND", default=""):
+    raise ImproperlyConfigured(
+        "Set EMAIL_URL or DJANGO_EMAIL_BACKEND, not both: EMAIL_URL names the backend by its scheme."
+    )
+if env.str("EMAIL_URL", default=""):
+    vars().update({key: value for key, value in env.email_url("EMAIL_URL").items() if value not in (None, "")})
+else:
+    EMAIL_BACKEND = env.str("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Fabula <noreply@fabula.localhost>")
 
 REDIS_URL = env.str("REDIS_URL", default="")

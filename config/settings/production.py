@@ -1,16 +1,36 @@
 """Production: PostgreSQL, Redis, SMTP, HTTPS. Everything comes from the environment."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import *  # noqa: F401,F403
 from .base import env
+
+# What production cannot run without, none of it defaulted: base.py would fall back to the
+# embedded default's (a known secret key, SQLite, a per-process channel layer, mail printed).
+# Every missing one is named at once, so one failed start tells the whole story.
+REQUIRED = {
+    "DJANGO_SECRET_KEY": "a long random string (openssl rand -hex 32)",
+    "DJANGO_ALLOWED_HOSTS": "the site's host names, comma-separated (games.example.org)",
+    "DATABASE_URL": "postgres://user:password@host:5432/name",
+    "REDIS_URL": "redis://host:6379/0 (live updates across processes, cache, rates)",
+    "EMAIL_URL": "smtp://user:password@host:25, smtp+tls://...:587 (or DJANGO_EMAIL_BACKEND)",
+}
+_missing = [
+    name
+    for name in REQUIRED
+    if not env.str(name, default="").strip()
+    and not (name == "EMAIL_URL" and env.str("DJANGO_EMAIL_BACKEND", default="").strip())
+]
+if _missing:
+    raise ImproperlyConfigured(
+        "Production settings (config.settings.production) need these environment variables, unset or empty: "
+        + "; ".join(f"{name} ({REQUIRED[name]})" for name in _missing)
+    )
 
 DEBUG = False
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
-# The database as base.py reads it from DATABASE_URL, pooled on PostgreSQL; but set.
-env.str("DATABASE_URL")
-EMAIL_BACKEND = env.str("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
-EMAIL_URL = env.email_url("EMAIL_URL", default="smtp://localhost:25")
-vars().update(EMAIL_URL)
+# Email as base.py reads it: EMAIL_URL, or DJANGO_EMAIL_BACKEND alone (README, "Security").
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
