@@ -12,6 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
+from accounts.text import text_storable
 from games import kinds
 from games.models import Game, Seat
 
@@ -56,6 +57,8 @@ class KindProfile:
 
 
 def player_get(*, username: str):
+    if not text_storable(username):  # no one's name, and PostgreSQL takes no NUL to look for one
+        raise Http404("no such player")
     try:
         return get_user_model().objects.get(username=username, is_active=True)
     except get_user_model().DoesNotExist:
