@@ -70,7 +70,9 @@ class ThinkAlikeOptionsForm(forms.Form):
         active = translation.get_language()
         lang = content_lang(active) if content_lang(active) != "en" else content_lang(lang)
         self.fields["lang"].initial = lang
-        choices = _course_choices(lang)
+        # The course's fields are named in the page's language, whatever language the cards are played in.
+        self.course_palette = _course_palette(content_lang(active))
+        choices = _course_choices(self.course_palette)
         for number in range(1, COURSE_LENGTH + 1):
             self.fields[f"course_{number}"] = forms.TypedChoiceField(
                 label=_("Field %(n)d") % {"n": number}, coerce=int, choices=choices, required=False, empty_value=None
@@ -78,6 +80,21 @@ class ThinkAlikeOptionsForm(forms.Form):
 
     def course_fields(self):
         return [self[f"course_{number}"] for number in range(1, COURSE_LENGTH + 1)]
+
+    def course_builder(self) -> dict:
+        """What the course drawn as a circle shows: the start field, each place with the field chosen for
+        it (from the form's data), and the palette of fields by kind."""
+        texts = {item["id"]: item for group in self.course_palette for item in group["fields"]}
+        places = []
+        for number in range(1, COURSE_LENGTH + 1):
+            try:
+                chosen = texts.get(int(self[f"course_{number}"].value() or 0))
+            except (TypeError, ValueError):
+                chosen = None
+            places.append({"number": number, "field": chosen})
+        start = BoardField.objects.in_play().filter(is_start=True).first()
+        label_lang = content_lang(translation.get_language())
+        return {"start": start.text(label_lang) if start else "", "places": places, "palette": self.course_palette}
 
     def think_alike_fields(self):
         return [self[name] for name in ("lang", "stop", "target", "count", "minutes", "board")]
@@ -113,13 +130,20 @@ class ThinkAlikeOptionsForm(forms.Form):
         return options
 
 
-def _course_choices(lang: str):
-    """The fields a course may use, by kind; the start field is always first and not offered."""
+def _course_palette(lang: str) -> list[dict]:
+    """The fields a course may use, by kind (associations first), named in ``lang``; the start field is
+    always first and not offered."""
     by_kind: dict[str, list] = {}
     for field in BoardField.objects.in_play().filter(is_start=False).order_by("kind", "pk"):
-        label = field.text(lang)
-        by_kind.setdefault(field.kind, []).append((field.pk, label))
-    return [("", "—")] + [
-        (BoardField.Kind(kind).label, items)
+        by_kind.setdefault(field.kind, []).append({"id": field.pk, "text": field.text(lang), "kind": field.kind})
+    return [
+        {"kind": kind, "label": BoardField.Kind(kind).label, "fields": items}
         for kind, items in sorted(by_kind.items(), key=lambda kv: kv[0] != "association")
+    ]
+
+
+def _course_choices(palette: list[dict]):
+    """The choices of each place of the course: the palette's fields, grouped by kind."""
+    return [("", "—")] + [
+        (group["label"], [(item["id"], item["text"]) for item in group["fields"]]) for group in palette
     ]

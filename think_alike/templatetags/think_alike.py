@@ -75,3 +75,16 @@ def parse_iso(value):
         return datetime.fromisoformat(value)
     except (TypeError, ValueError):
         return None
+
+
+@register.filter
+def answer_progress(count) -> list[dict]:
+    """Each state of an answer form of ``count`` answers: how many are written and how many are left."""
+    count = count or 0
+    return [{"written": written, "left": count - written} for written in range(count + 1)]
+
+
+@register.filter
+def blank_count(answers) -> int:
+    """How many of a player's answers are blank (empty or only spaces)."""
+    return sum(1 for answer in answers or () if not (answer or "").strip())

@@ -48,6 +48,7 @@ def test_three_people_play_a_round_of_think_alike(live_server, browser, action):
     anna.select_option("#id_max_seats", "3")
     anna.check("input[name=visibility][value=private]")
     anna.check("input[name=board][value=course]")
+    anna.locator(".course-lists summary").click()  # the lists, folded under the course drawn as a circle
     for place, field in enumerate(course, start=1):
         anna.select_option(f"#id_course_{place}", str(field.pk))
     anna.get_by_role("button", name="Create the game").click()
