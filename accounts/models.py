@@ -48,6 +48,9 @@ class User(AbstractUser):
     # Set when the person deleted their account: the row stays, emptied of everything
     # personal, so the seats of finished games still point somewhere ("deleted player").
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
+    # A bot (the bots app) fills an empty seat and plays by itself; it never signs in
+    # (no usable password) and stays off the leaderboards.
+    is_bot = models.BooleanField(_("bot"), default=False, editable=False)
 
     objects = UserManager()
 

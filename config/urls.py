@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("privacy/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),
     path("games/", include("games.urls")),
+    path("games/", include("bots.urls")),  # games/<id>/bots/
     path("notifications/", include("notifications.urls")),
     path("api/v1/", include("games.api.urls")),
     path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/

@@ -152,6 +152,13 @@ class GameKind:
         conformance test (``games/tests/test_conformance.py``), bots. None: nothing to offer, a deadline decides."""
         return None
 
+    def bot_action(self, state: Any, *, seat: int, rng: random.Random, game: Game | None = None) -> dict | None:
+        """The action a bot in ``seat`` takes in ``state`` (the bots app plays it through ``game_act``).
+
+        A kind plays its bots better than at random by overriding this; ``game`` lets it read
+        what it knows beside the state (cards' texts, past answers). None: the deadline decides."""
+        return self.sample_action(state, seat=seat, rng=rng)
+
     def phase_key(self, state: Any) -> tuple:
         """What tells this phase apart from every other of the game: a new key, a new deadline."""
         return (state.round, str(state.phase))

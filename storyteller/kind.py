@@ -87,6 +87,11 @@ class StorytellerKind(GameKind):
         own = set(state.submissions.get(seat, ()))
         return {"type": "vote", "position": rng.choice([p for p, c in enumerate(state.table, 1) if c not in own])}
 
+    def bot_action(self, state, *, seat, rng, game=None):
+        from .bots import storyteller_bot_action  # clues and cards related by their words (TF-IDF)
+
+        return storyteller_bot_action(state, seat=seat, rng=rng, game=game)
+
     def phase_key(self, state) -> tuple:
         # The layout the notifications' rows were keyed on before kinds had their own.
         return (state.round, str(state.phase), state.storyteller, None)

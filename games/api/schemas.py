@@ -160,6 +160,7 @@ class Player(Answer):
     to_act: bool = Field(description="Whether the game waits for this player.")
     absent: bool = Field(description="Missed too many deadlines: the game plays on without them until they act.")
     resigned: bool
+    bot: bool = Field(default=False, description="A bot: it plays by itself (added with `POST /games/{id}/bots`).")
 
 
 class You(Answer):

@@ -41,6 +41,7 @@ def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
                 "to_act": seat.to_act,
                 "absent": seat.is_absent,
                 "resigned": seat.has_resigned,
+                "bot": seat.user.is_bot,
             }
             for seat in seats
         ],

@@ -1,0 +1,81 @@
+"""When a bot's turn comes, a task plays it a moment later: the core's ``state_changed`` tells when.
+
+A bot is sent its task when the game starts waiting for it (a new phase, or a seat
+newly awaited in the same one), after the change commits; a second or two later in a
+live game, within a minute in an asynchronous one, as a person might. The task
+re-reads the game and acts only if the game still waits for it in that phase, so a
+task that comes late, twice or never changes nothing wrong: the phase's deadline
+still holds for a bot as for anyone.
+
+With tasks run at once (``task_always_eager``: the tests, a run without a worker),
+a bot's action would start the next bot's task inside its own, and a table of bots
+would play a whole game down one call stack: those tasks are queued and run one
+after the other by the outermost instead.
+"""
+
+import logging
+import random
+import threading
+from collections import deque
+from functools import partial
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.dispatch import receiver
+
+from games import signals
+from games.models import Game
+
+from .services import phase_key_json
+from .tasks import play_turn
+
+log = logging.getLogger(__name__)
+
+LIVE_DELAY = (1.0, 3.0)  # seconds after a bot's turn comes, in a live game
+ASYNC_DELAY = (5.0, 50.0)  # and in an asynchronous one
+
+_eager = threading.local()
+
+
+def turn_delay(*, pace: str, rng: random.Random) -> float:
+    low, high = LIVE_DELAY if pace == Game.Pace.LIVE else ASYNC_DELAY
+    return rng.uniform(low, high)
+
+
+def bots_awaited(*, kind, seats, before, after) -> list[int]:
+    """The user ids of the bots the game starts waiting for with the change from ``before`` to ``after``."""
+    to_act = kind.engine.to_act(after) if str(after.phase) != "finished" else frozenset()
+    if not to_act:
+        return []
+    same_phase = before is not None and kind.phase_key(before) == kind.phase_key(after)
+    waited = kind.engine.to_act(before) if same_phase else frozenset()
+    newly = [seat.user_id for seat in seats if seat.position in to_act and seat.position not in waited]
+    if not newly:
+        return []
+    return list(get_user_model().objects.filter(pk__in=newly, is_bot=True).values_list("pk", flat=True))
+
+
+@receiver(signals.state_changed, dispatch_uid="bots.state_changed")
+def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, **kwargs):
+    bot_ids = bots_awaited(kind=kind, seats=seats, before=before, after=after)
+    rng = random.Random()
+    for user_id in bot_ids:
+        task = {"game_id": game.pk, "user_id": user_id, "phase_key": phase_key_json(phase_key)}
+        # Robust: a broker hiccup must not fail the move that made it the bot's turn (the deadline still holds).
+        transaction.on_commit(partial(_send, task, turn_delay(pace=game.pace, rng=rng)), robust=True)
+
+
+def _send(task: dict, countdown: float) -> None:
+    if not play_turn.app.conf.task_always_eager:
+        play_turn.apply_async(kwargs=task, countdown=countdown)
+        return
+    queue = getattr(_eager, "queue", None)
+    if queue is not None:  # a bot's task is running further up this stack: it runs this one next
+        queue.append(task)
+        return
+    _eager.queue = deque([task])
+    try:
+        while _eager.queue:
+            play_turn.apply(kwargs=_eager.queue.popleft())
+    finally:
+        _eager.queue = None

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "bots"
+
+urlpatterns = [
+    path("<int:game_id>/bots/", views.bot_add, name="add"),
+]
