@@ -6,3 +6,6 @@ class ChatConfig(AppConfig):
     name = "chat"
     verbose_name = _("Chat")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import personal  # noqa: F401  (a person's messages in their data export; let go on deletion)

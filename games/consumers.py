@@ -25,6 +25,7 @@ from .services.events import LOBBY_GROUP, game_group, user_group
 FIELDS = {
     "game.changed": ("type", "game", "version"),
     "notifications.changed": ("type", "unread"),
+    "chat.changed": ("type", "game"),
 }
 
 # Close code for a page that asks to follow a game it may not see: the
@@ -60,6 +61,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self._forward(event)
 
     async def notifications_changed(self, event):
+        await self._forward(event)
+
+    async def chat_changed(self, event):
         await self._forward(event)
 
     async def _forward(self, event):

@@ -184,6 +184,10 @@ class GameKind:
         """A finished game round by round, for its replay page (None: no replay)."""
         return None
 
+    def chat_closed(self, state: Any) -> Any:
+        """Why the table may not talk in ``state`` (words for a person, a lazy translation), or None: it may."""
+        return None
+
     # --- the API ------------------------------------------------------------------------
 
     # The view's response model: a ``games.api.schemas.GameViewBase`` whose ``kind`` is

@@ -121,6 +121,12 @@ class StorytellerKind(GameKind):
 
         return storyteller_replay(game=game, seats=seats)
 
+    def chat_closed(self, state):
+        # Seed 001: no talking while the secret vote is open.
+        if state.phase == engine.Phase.VOTE:
+            return _("The table is silent while the votes are open.")
+        return None
+
     @property
     def stats(self):
         from .stats import STORYTELLER_STATS

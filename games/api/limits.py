@@ -18,6 +18,7 @@ DEFAULT_RATES = {
     "tokens-user": (10, 60),  # token requests per username, from anywhere
     "requests": (600, 60),  # any request per token
     "actions": (120, 60),  # game actions per token
+    "chat": (20, 60),  # chat messages per player, pages and API together (chat.services)
 }
 
 

@@ -34,6 +34,12 @@ def game_changed(*, game, user_ids=(), lobby: bool = False) -> None:
     transaction.on_commit(partial(_send, groups, message))
 
 
+def chat_changed(*, game_id: int) -> None:
+    """After commit, tell the game's open pages that its table talk changed (no text, no name: they fetch it)."""
+    message = {"type": "chat.changed", "game": game_id}
+    transaction.on_commit(partial(_send, [game_group(game_id)], message))
+
+
 def user_notified(*, user_id: int, unread: int) -> None:
     message = {"type": "notifications.changed", "unread": unread}
     transaction.on_commit(partial(_send, [user_group(user_id)], message))

@@ -173,6 +173,8 @@
       refreshAll("lobby");
     } else if (message.type === "notifications.changed") {
       refreshAll("bell");
+    } else if (message.type === "chat.changed") {
+      refreshAll("chat");  // the game's table talk (chat/static/chat/chat.js)
     }
   }
 
