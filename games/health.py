@@ -1,18 +1,30 @@
-"""Whether this process reaches its database, cache and channel layer (``/healthz``)."""
+"""Whether this process reaches its database, cache, channel layer and broker (``/healthz``),
+and how many operations fell back since it started because one of them was not there
+(config.resilience)."""
 
 import logging
 import secrets
 
 from asgiref.sync import async_to_sync
+from celery import current_app
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+
+from config.resilience import DEGRADED
 
 log = logging.getLogger(__name__)
 
 
-def check() -> dict[str, str]:
-    return {"database": _database(), "cache": _cache(), "channel_layer": _channel_layer()}
+def check() -> dict:
+    return {
+        "database": _database(),
+        "cache": _cache(),
+        "channel_layer": _channel_layer(),
+        "broker": _broker(),
+        "degraded": DEGRADED.report(),
+    }
 
 
 def _database() -> str:
@@ -46,5 +58,19 @@ def _channel_layer() -> str:
         async_to_sync(layer.group_send)("healthz", {"type": "healthz"})
     except Exception as error:
         log.warning("health: channel layer unreachable: %s", error)
+        return "unreachable"
+    DEGRADED.recovered("channel_layer")
+    return "ok"
+
+
+def _broker() -> str:
+    """The Celery broker; "in-process" on the embedded default, which runs its tasks without one."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "in-process"
+    try:
+        with current_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+    except Exception as error:
+        log.warning("health: broker unreachable: %s", error)
         return "unreachable"
     return "ok"

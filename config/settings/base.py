@@ -222,10 +222,22 @@ if REDIS_URL:
             # capacity: channels-redis keeps one inbox per server process for all its
             # sockets and drops group messages (silently) once 100 wait in it; a busy
             # process with hundreds of live pages gets that far in a burst.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "capacity": 1500},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 2}],
+                "capacity": 1500,
+            },
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Redis may go away: config.resilience's backend then answers as an empty cache (sessions and
+    # users read from the database, rates not counted), counted on /healthz, instead of failing
+    # the request. Short socket timeouts: a Redis that hangs must not hold a request for long.
+    CACHES = {
+        "default": {
+            "BACKEND": "config.resilience.ResilientRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {

@@ -57,8 +57,9 @@ def test_web_scales_behind_the_proxy():
     caddyfile = (ROOT / mount.split(":")[0]).read_text()
     assert "{$FABULA_DOMAIN:localhost} {" in caddyfile  # HTTPS: a domain's certificate, or Caddy's local one
     assert re.search(r"dynamic a \{\s*name web\s*port 8000", caddyfile)
-    for name in ("postgres", "redis", "web"):
+    for name in ("postgres", "redis", "web", "worker"):
         assert services[name]["healthcheck"]["test"]
+    assert "inspect ping" in " ".join(services["worker"]["healthcheck"]["test"])
     assert services["beat"]["deploy"]["replicas"] == 1
 
 

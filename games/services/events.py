@@ -12,7 +12,13 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from config.resilience import Breaker
+
 log = logging.getLogger(__name__)
+
+# Redis gone: pushes are skipped for a few seconds at a time (counted on /healthz), so an
+# action does not wait on a dead connection; pages catch up on their own timer meanwhile.
+PUSHES = Breaker("channel_layer")
 
 LOBBY_GROUP = "lobby"
 
@@ -51,7 +57,7 @@ def _send(groups, message) -> None:
         return
     try:
         # One hop to the event loop for all the groups, not one each.
-        async_to_sync(_send_all)(layer, groups, message)
+        PUSHES.call(lambda: async_to_sync(_send_all)(layer, groups, message), lambda: None)
     except Exception:  # a page that misses this catches up on its next check
         log.warning("could not publish %s to %s", message, groups, exc_info=True)
 

@@ -1,0 +1,173 @@
+"""When Redis goes away, what leans on it degrades instead of failing requests.
+
+Redis holds the cache (sessions' copies, signed-in users, rate counts) and carries the
+live pushes; the database holds everything that matters. So with Redis down a page
+still loads, an API read answers and an action commits: sessions and users are read
+from the database, rates are not counted (a limit is not worth an outage), and open
+pages catch up on their own timer instead of a push.
+
+Each part that leans on Redis goes through a ``Breaker``: after a failure it stops
+trying for a few seconds, so that a request does not wait on a dead connection once
+per cache call, then lets one call through to see whether Redis is back. Every
+operation that fell back (failed, or skipped while the breaker was open) is counted
+per process, logged when a part goes down and when it comes back, and reported on
+``/healthz`` (games.health).
+"""
+
+import logging
+import threading
+import time
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger("fabula.degraded")
+
+# What "Redis is not there" looks like to redis-py (and to the sockets under it).
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
+
+
+class Degradations:
+    """This process's count of operations that fell back, per part (``cache``, ``channel_layer``, ...)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.counts: dict[str, int] = {}
+        self.down_since: dict[str, float] = {}
+        self.last_error: dict[str, str] = {}
+
+    def fell_back(self, part: str, error: BaseException | None = None) -> None:
+        with self._lock:
+            self.counts[part] = self.counts.get(part, 0) + 1
+            if error is not None:
+                self.last_error[part] = f"{type(error).__name__}: {error}"[:300]
+            first = part not in self.down_since
+            if first:
+                self.down_since[part] = time.time()
+        if first:
+            log.error("%s unreachable, degrading (%s)", part, self.last_error.get(part, "no error"))
+
+    def recovered(self, part: str) -> None:
+        if part not in self.down_since:  # the usual case: no lock taken
+            return
+        with self._lock:
+            since = self.down_since.pop(part, None)
+        if since is not None:
+            log.warning("%s reachable again after %.1f s", part, time.time() - since)
+
+    def report(self) -> dict:
+        with self._lock:
+            return {
+                "counts": dict(self.counts),
+                "down": sorted(self.down_since),
+                "last_error": dict(self.last_error),
+            }
+
+    def reset(self) -> None:
+        with self._lock:
+            self.counts.clear()
+            self.down_since.clear()
+            self.last_error.clear()
+
+
+DEGRADED = Degradations()
+
+
+class Breaker:
+    """Stop calling a part for ``seconds`` after it failed; then let calls try it again."""
+
+    def __init__(self, part: str, seconds: float = 5.0):
+        self.part = part
+        self.seconds = seconds
+        self._open_until = 0.0
+
+    def is_open(self) -> bool:
+        return time.monotonic() < self._open_until
+
+    def call(self, operation, fallback):
+        """``operation()``, or ``fallback()`` when the part is unreachable (counted, and logged once)."""
+        if self.is_open():
+            DEGRADED.fell_back(self.part)
+            return fallback()
+        try:
+            result = operation()
+        except UNREACHABLE as error:
+            self._open_until = time.monotonic() + self.seconds
+            DEGRADED.fell_back(self.part, error)
+            return fallback()
+        DEGRADED.recovered(self.part)
+        return result
+
+    async def acall(self, operation, fallback):
+        if self.is_open():
+            DEGRADED.fell_back(self.part)
+            return fallback()
+        try:
+            result = await operation()
+        except UNREACHABLE as error:
+            self._open_until = time.monotonic() + self.seconds
+            DEGRADED.fell_back(self.part, error)
+            return fallback()
+        DEGRADED.recovered(self.part)
+        return result
+
+
+class ResilientRedisCache(RedisCache):
+    """Django's Redis cache, answering as an empty cache that keeps nothing while Redis is down.
+
+    ``add`` answers True (as if the key were new) and ``incr`` the delta: a rate counted
+    in the cache starts again at one, so limits fail open rather than refuse everyone.
+    OPTIONS ``breaker_seconds`` (default 5) says how long to stop trying after a failure.
+    """
+
+    def __init__(self, server, params):
+        params = {**params, "OPTIONS": dict(params.get("OPTIONS") or {})}
+        self.breaker = Breaker("cache", float(params["OPTIONS"].pop("breaker_seconds", 5.0)))
+        super().__init__(server, params)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self.breaker.call(
+            lambda: super(ResilientRedisCache, self).add(key, value, timeout, version), lambda: True
+        )
+
+    def get(self, key, default=None, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).get(key, default, version), lambda: default)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).set(key, value, timeout, version), _none)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).touch(key, timeout, version), _false)
+
+    def delete(self, key, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).delete(key, version), _false)
+
+    def get_many(self, keys, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).get_many(keys, version), dict)
+
+    def has_key(self, key, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).has_key(key, version), _false)
+
+    def incr(self, key, delta=1, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).incr(key, delta, version), lambda: delta)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self.breaker.call(
+            lambda: super(ResilientRedisCache, self).set_many(data, timeout, version), lambda: list(data)
+        )
+
+    def delete_many(self, keys, version=None):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).delete_many(keys, version), _none)
+
+    def clear(self):
+        return self.breaker.call(lambda: super(ResilientRedisCache, self).clear(), _false)
+
+
+def _none():
+    return None
+
+
+def _false():
+    return False
