@@ -65,8 +65,12 @@ def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, **k
         transaction.on_commit(partial(_send, task, turn_delay(pace=game.pace, rng=rng)), robust=True)
 
 
+def _run_at_once() -> bool:
+    return bool(play_turn.app.conf.task_always_eager)
+
+
 def _send(task: dict, countdown: float) -> None:
-    if not play_turn.app.conf.task_always_eager:
+    if not _run_at_once():
         play_turn.apply_async(kwargs=task, countdown=countdown)
         return
     queue = getattr(_eager, "queue", None)

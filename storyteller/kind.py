@@ -92,6 +92,11 @@ class StorytellerKind(GameKind):
 
         return storyteller_bot_action(state, seat=seat, rng=rng, game=game)
 
+    def bot_action(self, state, *, seat, rng, game=None):
+        from .bots import storyteller_bot_action  # clues and cards related by their words (TF-IDF)
+
+        return storyteller_bot_action(state, seat=seat, rng=rng, game=game)
+
     def phase_key(self, state) -> tuple:
         # The layout the notifications' rows were keyed on before kinds had their own.
         return (state.round, str(state.phase), state.storyteller, None)

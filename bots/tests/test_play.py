@@ -1,0 +1,74 @@
+"""Whole games of each kind with one person, acting through the API, and bots filling every other seat.
+
+The person's every action is followed (after its commit) by whatever the bots have to do,
+as the tasks would run on a worker; the game must come to its end without anyone's
+deadline passing: the bots never stall it.
+"""
+
+import random
+
+import pytest
+
+from games.models import Game, Move
+from games.tests.api.conftest import load_bot
+from think_alike.tests.content import builtin_content
+
+pytestmark = pytest.mark.django_db
+
+example = load_bot()
+
+
+def _play_as_the_person(client, game_id, capture, rng, max_steps=400) -> dict:
+    for _ in range(max_steps):
+        view = client.get(f"/games/{game_id}").json()
+        if view["status"] == "finished":
+            return view
+        action = example.choose_action(view, rng)
+        assert action is not None, f"the game waits for {view['waiting_for']} in {view['phase']}: the bots stalled"
+        with capture(execute=True):
+            response = client.post(f"/games/{game_id}/actions", action)
+        assert response.status_code == 200, response.content
+    raise AssertionError("the game did not end")
+
+
+def _fill_with_bots(client, game_id, seats, capture) -> dict:
+    for _ in range(seats - 1):
+        with capture(execute=True):
+            response = client.post(f"/games/{game_id}/bots")
+        assert response.status_code == 201, response.content
+    return response.json()
+
+
+def _assert_bots_played(game_id, caplog):
+    # Every bot action was its strategy's, taken at once: no refusal, no fallback to random play.
+    assert not [r.getMessage() for r in caplog.records if r.name.startswith("bots")]
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.FINISHED
+    bot_moves = Move.objects.filter(game=game, seat__user__is_bot=True)
+    assert bot_moves.filter(by_timeout=False).count() > 0
+    assert not Move.objects.filter(game=game, by_timeout=True).exists()  # nobody waited for a deadline
+
+
+def test_storyteller_one_person_and_three_bots(deck, make_player, django_capture_on_commit_callbacks, caplog):
+    _user, client = make_player()
+    game_id = client.post("/games", {"seats": 4}).json()["id"]
+    view = _fill_with_bots(client, game_id, 4, django_capture_on_commit_callbacks)
+    assert [p["bot"] for p in view["players"]] == [False, True, True, True]
+    final = _play_as_the_person(client, game_id, django_capture_on_commit_callbacks, random.Random(1))
+    assert final["winners"]
+    _assert_bots_played(game_id, caplog)
+    kinds = set(Move.objects.filter(game_id=game_id, seat__user__is_bot=True).values_list("kind", flat=True))
+    assert kinds == {"clue", "submit", "vote"}
+
+
+def test_think_alike_one_person_and_two_bots(make_player, django_capture_on_commit_callbacks, caplog):
+    builtin_content()
+    _user, client = make_player()
+    created = client.post("/games", {"kind": "think_alike", "seats": 3, "stop": "tasks", "count": 4, "board": "draft"})
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    _fill_with_bots(client, game_id, 3, django_capture_on_commit_callbacks)
+    _play_as_the_person(client, game_id, django_capture_on_commit_callbacks, random.Random(2))
+    _assert_bots_played(game_id, caplog)
+    kinds = set(Move.objects.filter(game_id=game_id, seat__user__is_bot=True).values_list("kind", flat=True))
+    assert {"place_field", "answer"} <= kinds
