@@ -23,7 +23,9 @@ env = environ.Env()
 if (BASE_DIR / ".env").exists():
     env.read_env(BASE_DIR / ".env", overwrite=False)
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# Off unless asked for (FABULA_DEBUG=1): with it on, an unknown URL lists every URL pattern
+# and an error shows settings and code; off, the site's own 404 and 500 pages answer.
+DEBUG = env.bool("FABULA_DEBUG", default=False)
 SECRET_KEY = env.str(
     "DJANGO_SECRET_KEY",
     default="embedded-default-not-secret-0f3c9d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f",
@@ -264,21 +266,22 @@ CACHES["views"] = {
 # signs nobody out): no session query on each request.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-# Celery: Redis in production; on the embedded default, kombu's filesystem
-# transport, which needs no server and works across processes.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
-if CELERY_BROKER_URL == "filesystem://":
-    _queue_dir = VAR_DIR / "celery-queue"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_queue_dir),
-        "data_folder_out": str(_queue_dir),
-        "processed_folder": str(VAR_DIR / "celery-processed"),
-        "store_processed": False,
-        # Broadcasts (worker control, pidbox) go here too, not into the working directory.
-        "control_folder": str(VAR_DIR / "celery-control"),
-    }
+# Celery: a broker (Redis) when one is configured, with a worker and one beat. The embedded
+# default has none: its tasks run where they are sent (eager), and its periodic tasks run in
+# one process, `manage.py clock`, which bin/run starts. Every periodic task works from
+# columns (deadlines, due emails), so that clock has nothing in flight to lose; a broker
+# on the file system did (kombu's, which could read a message before it was written).
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL) or "memory://"
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=CELERY_BROKER_URL == "memory://")
+# A task is taken off the queue only once it has run: a worker killed in the middle of one
+# (SIGKILL, a lost host) leaves it unacknowledged, and Redis hands it out again after the
+# visibility timeout. Every task is idempotent (a deadline checks the version it expires).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
