@@ -1,0 +1,124 @@
+"""The web server's HTTP protocol: uvicorn's httptools one, with a bound on the request's head.
+
+uvicorn with httptools reads request headers of any size into memory (10 MB of one
+header were read and passed on) and answers a URL past 64 KiB, which httptools cannot
+parse, with a bare 400. Here a URL longer than ``MAX_URL_BYTES`` is answered 414 and
+headers past ``MAX_HEADER_BYTES`` 431, as soon as the head grows past them, and the
+connection is closed: nothing more of that request is read. (Caddy in front allows
+1 MB of head by default, so it passes such requests on to us.)
+
+Serve with ``uvicorn ... --http config.server:BoundedHttpToolsProtocol`` (bin/run,
+docker-compose.yml). Nothing here imports Django.
+"""
+
+import json
+import os
+
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+# nginx's defaults refuse a request line past 8 KiB; browsers send URLs of up to 2 MB
+# but nothing on this site makes one longer than a few hundred bytes.
+MAX_URL_BYTES = int(os.environ.get("FABULA_MAX_URL_BYTES", 16 * 1024))
+# All header lines together (names, values and their separators): room for cookies and a token.
+MAX_HEADER_BYTES = int(os.environ.get("FABULA_MAX_HEADER_BYTES", 64 * 1024))
+
+# How long the rest of a refused request is read (and dropped) before the connection closes anyway.
+DRAIN_SECONDS = 5.0
+
+REFUSALS = {
+    414: ("url_too_long", "The address is too long."),
+    431: ("headers_too_large", "The request's headers are too large."),
+}
+
+
+class HeadTooLarge(Exception):
+    """Raised inside the parser's callbacks: it stops parsing (httptools re-raises it as a parser error)."""
+
+
+class BoundedHttpToolsProtocol(HttpToolsProtocol):
+    """``HttpToolsProtocol`` that answers 414 / 431 to a request whose URL / headers are too long."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._head_open = True  # the current request's headers are still arriving
+        self._head_bytes = 0
+        self._url_bytes = 0
+        self._header_bytes = 0
+        self._refusal: int | None = None
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._head_open, self._head_bytes, self._url_bytes, self._header_bytes = True, 0, 0, 0
+
+    def on_url(self, url: bytes) -> None:
+        # httptools hands the URL over in pieces as it arrives: a long one is refused early.
+        super().on_url(url)
+        self._url_bytes += len(url)
+        if self._url_bytes > MAX_URL_BYTES:
+            self._refuse_after_parsing(414)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._header_bytes += len(name) + len(value) + 4  # ": " and CRLF
+        if self._header_bytes > MAX_HEADER_BYTES:
+            self._refuse_after_parsing(431)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._head_open = False
+        super().on_headers_complete()
+
+    def data_received(self, data: bytes) -> None:
+        if self._refusal is not None:
+            return  # answered; the connection is closing
+        counted = self._head_open
+        super().data_received(data)
+        # httptools keeps an unfinished header line to itself (no callback until it ends):
+        # count what arrives while the head is open, so that one endless header is not read
+        # to its end either. (A chunk that also holds the body counts whole: the bound is loose.)
+        if counted and self._head_open and self._refusal is None:
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_URL_BYTES + MAX_HEADER_BYTES + 1024:
+                self._refusal = 431
+                self._send_refusal()
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn calls this for any error the parser raised, ours included (and logs it as invalid).
+        if self._refusal is not None:
+            self._send_refusal()
+        else:
+            super().send_400_response(msg)
+
+    def _refuse_after_parsing(self, status: int) -> None:
+        self._refusal = status
+        raise HeadTooLarge(status)
+
+    def _send_refusal(self) -> None:
+        status = self._refusal
+        code, message = REFUSALS[status]
+        if getattr(self, "url", b"").startswith(b"/api/"):  # the API's error format
+            body = json.dumps({"error": {"code": code, "message": message}}).encode()
+            content_type = b"application/json"
+        else:
+            body = message.encode()
+            content_type = b"text/plain; charset=utf-8"
+        content = [STATUS_LINE[status]]
+        for name, value in self.server_state.default_headers:
+            content.extend([name, b": ", value, b"\r\n"])
+        content.extend(
+            [
+                b"content-type: " + content_type + b"\r\n",
+                b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
+                b"connection: close\r\n",
+                b"\r\n",
+                body,
+            ]
+        )
+        self.transport.write(b"".join(content))
+        # Closing now, with the rest of the request unread, would reset the connection, and
+        # the client would likely lose the answer: say we are done, read what still comes and
+        # drop it (data_received), and close when the client does or DRAIN_SECONDS have passed.
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(DRAIN_SECONDS, self.transport.close)
+        else:  # pragma: no cover  (TCP transports can)
+            self.transport.close()

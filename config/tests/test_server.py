@@ -1,0 +1,96 @@
+"""The web server as bin/run starts it (uvicorn, config.server's protocol) answers an over-long URL
+414 and over-long headers 431, instead of reading them whole (headers) or a bare 400 (URLs)."""
+
+import json
+import socket
+import time
+
+import pytest
+
+from config.server import MAX_HEADER_BYTES, MAX_URL_BYTES
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def exchange(server, *chunks: bytes, pause: float = 0.0) -> tuple[int, dict, bytes]:
+    """Send ``chunks`` on one connection (``pause`` seconds apart), then read the answer to its end."""
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as connection:
+        try:
+            for chunk in chunks:
+                connection.sendall(chunk)
+                time.sleep(pause)
+        except OSError:  # the server answered and stopped reading: the answer is still there
+            pass
+        answer = b""
+        while data := connection.recv(65536):
+            answer += data
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+def request(path: str, *headers: str) -> bytes:
+    return (
+        "\r\n".join([f"GET {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", *headers]) + "\r\n\r\n"
+    ).encode()
+
+
+def test_a_100_kb_header_is_431(asgi_server):
+    status, headers, body = exchange(asgi_server, request("/healthz", "Authorization: Bearer " + "a" * 100_000))
+    assert status == 431
+    assert headers["connection"] == "close"
+    assert body == b"The request's headers are too large."
+
+
+def test_a_100_kb_url_is_414(asgi_server):
+    status, _headers, body = exchange(asgi_server, request("/players/" + "a" * 100_000 + "/"))
+    assert status == 414
+    assert body == b"The address is too long."
+
+
+def test_the_api_answers_in_its_error_format(asgi_server):
+    status, headers, body = exchange(asgi_server, request("/api/v1/games?kind=" + "a" * 100_000))
+    assert status == 414
+    assert headers["content-type"] == "application/json"
+    assert json.loads(body)["error"]["code"] == "url_too_long"
+    status, _headers, body = exchange(asgi_server, request("/api/v1/games", "Authorization: Bearer " + "a" * 100_000))
+    assert status == 431
+    assert json.loads(body)["error"]["code"] == "headers_too_large"
+
+
+def test_many_headers_count_together(asgi_server):
+    many = [f"X-Header-{number}: {'b' * 1000}" for number in range(MAX_HEADER_BYTES // 1000 + 1)]
+    assert exchange(asgi_server, request("/healthz", *many))[0] == 431
+
+
+def test_one_endless_header_is_not_read_to_its_end(asgi_server):
+    """httptools keeps an unfinished header to itself: it is refused while it still arrives."""
+    start = request("/healthz").removesuffix(b"\r\n\r\n") + b"\r\nX-Endless: "
+    status, _headers, _body = exchange(asgi_server, start, *[b"c" * 32_768] * 200, pause=0.001)
+    assert status == 431
+
+
+def test_a_megabyte_of_header_still_gets_its_answer(asgi_server):
+    """The server drains what the client still sends instead of resetting the connection under it."""
+    status, _headers, _body = exchange(asgi_server, request("/healthz", "X-Big: " + "d" * 1_000_000))
+    assert status == 431
+
+
+def test_requests_within_the_bounds_are_served(asgi_server):
+    cookie = "Cookie: " + "; ".join(f"c{number}={'e' * 3000}" for number in range(5))  # 15 KB of cookies
+    status, _headers, body = exchange(asgi_server, request("/healthz?" + "f" * (MAX_URL_BYTES - 200), cookie))
+    assert status == 200
+    assert json.loads(body)["database"] == "ok"
+
+
+@pytest.mark.django_db(transaction=False)
+def test_every_way_to_start_the_site_serves_with_this_protocol():
+    from games.tests.live.server import ROOT, server_command
+
+    protocol = "config.server:BoundedHttpToolsProtocol"
+    assert protocol in server_command("uvicorn", host="127.0.0.1", port=1)
+    for launcher in ("bin/run", "docker-compose.yml", "Dockerfile"):
+        text = (ROOT / launcher).read_text()
+        assert protocol in text and "--http httptools" not in text and '"httptools"' not in text, launcher
