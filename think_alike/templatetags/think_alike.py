@@ -1,6 +1,5 @@
 """Drawing Think Alike's table: the circle of fields and the die."""
 
-import math
 from datetime import datetime
 
 from django import template
@@ -9,8 +8,6 @@ from think_alike.engine.rules import BOARD_SIZE
 from think_alike.models import BoardField
 
 register = template.Library()
-
-RING_RADIUS = 42  # percent of the board's width, from its centre to a field's centre
 
 # Where a die face has its pips, on a 3 x 3 grid (0, 1, 2 on each axis).
 PIPS = {
@@ -21,15 +18,6 @@ PIPS = {
     5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
     6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
 }
-
-
-@register.filter
-def ring_at(position) -> str:
-    """The CSS placing a board position on the circle: position 0 at the top, counting clockwise."""
-    angle = 2 * math.pi * int(position) / BOARD_SIZE - math.pi / 2
-    left = 50 + RING_RADIUS * math.cos(angle)
-    top = 50 + RING_RADIUS * math.sin(angle)
-    return f"left:{left:.2f}%;top:{top:.2f}%"
 
 
 @register.filter

@@ -4,6 +4,7 @@ blank answers once they are in, and the course drawn as a circle on the new-game
 fields named in the page's language."""
 
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -13,6 +14,7 @@ from games.models import Game
 from games.services.games import game_act
 from games.tests.factories import UserFactory
 from games.tests.play import view_for
+from think_alike.engine.rules import BOARD_SIZE
 from think_alike.forms import COURSE_LENGTH
 
 from .content import course_ids, small_content, think_alike_game
@@ -166,3 +168,16 @@ class TestTheCourseBuilder:
         client.force_login(UserFactory())
         client.post(reverse("games:create"), {**BASE, "stop": "points", "board": "course", "lang": "en", **places})
         assert Game.objects.get().options["course"] == course
+
+
+def test_the_board_places_its_fields_by_class_not_inline_style(client):
+    """A strict Content-Security-Policy refuses inline styles: the circle's places are classes of the
+    style sheet, one for each place of the board."""
+    game, users = to_answers(small_content())
+    client.force_login(users[0])
+    page = client.get(game.get_absolute_url()).content.decode()
+    ring = re.search(r'<div class="ring.*?<div class="ring-center">', page, re.S).group(0)
+    assert "style=" not in ring
+    assert sorted(int(n) for n in re.findall(r"ring-at-(\d+)", ring)) == list(range(BOARD_SIZE))
+    css = (Path(__file__).parents[1] / "static/css/think_alike.css").read_text()
+    assert all(re.search(rf"\.ring-at-{n} {{ left: [\d.]+%; top: [\d.]+%; }}", css) for n in range(BOARD_SIZE))
