@@ -17,8 +17,6 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("", include("chat.urls")),  # games/<id>/chat/...: the game page's chat panel
     path("games/", include("bots.urls")),  # games/<id>/bots/
-    path("", include("chat.urls")),  # games/<id>/chat/...: the game page's chat panel
-    path("games/", include("bots.urls")),  # games/<id>/bots/
     path("notifications/", include("notifications.urls")),
     path("api/v1/", include("games.api.urls")),
     path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/
