@@ -93,6 +93,9 @@ class GameKind:
     invalid_input_codes: ClassVar[frozenset[str]] = frozenset()
     # What a successful action says, by action type (lazy translations).
     success_messages: ClassVar[Mapping[str, Any]] = {}
+    # What a missed deadline did for a player, by ``timeout_outcomes`` slug: lazy translations
+    # naming the player as %(name)s (a slug missing here reads "%(name)s ran out of time.").
+    timeout_texts: ClassVar[Mapping[str, Any]] = {}
 
     # --- a new game ---------------------------------------------------------------
 
@@ -158,6 +161,16 @@ class GameKind:
         A kind plays its bots better than at random by overriding this; ``game`` lets it read
         what it knows beside the state (cards' texts, past answers). None: the deadline decides."""
         return self.sample_action(state, seat=seat, rng=rng)
+
+    def rule_message(self, error: Any, *, state: Any, seats: list[Seat]) -> Any:
+        """A refusal of the engine (a ``RuleError``) in words that name who did what, or None:
+        ``rule_messages`` words it. ``state``: the state the action was refused in."""
+        return None
+
+    def timeout_outcomes(self, state: Any) -> dict[int, str]:
+        """What the deadline of the phase in ``state`` does for each seat it waits for: a slug
+        ``timeout_texts`` words (a ``Move`` with ``by_timeout`` records it)."""
+        return dict.fromkeys(self.engine.to_act(state), "timed_out")
 
     def phase_key(self, state: Any) -> tuple:
         """What tells this phase apart from every other of the game: a new key, a new deadline."""

@@ -11,10 +11,11 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from accounts.text import text_storable
 from games import kinds
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 from . import ratings
 from .kinds import Board, Totals, board_of, kind_stats
@@ -32,9 +33,27 @@ def game_replay(*, game: Game, seats: list[Seat]) -> dict:
     """The replay of a game the viewer may see (``games.selectors.games.game_get_for_viewer`` says who)."""
     kind = game.game_kind
     replay = kind.replay(game=game, seats=seats)
+    if replay is not None:  # each round with what its deadlines did
+        timeouts = replay_timeouts(game=game, seats=seats)
+        for round_ in replay.get("rounds", ()):
+            round_["timeouts"] = timeouts.get(round_["number"], [])
     if replay is None or not kind.templates.replay:
         raise Http404("no replay for this kind of game")
     return replay | {"template": kind.templates.replay}
+
+
+def replay_timeouts(*, game: Game, seats: list[Seat]) -> dict[int, list[str]]:
+    """What each missed deadline did, round by round, in words ("Ada ran out of time..."): one query."""
+    kind = game.game_kind
+    names = {seat.pk: seat.user.name for seat in seats}
+    texts: dict[int, list[str]] = {}
+    for round_number, seat_id, payload in (
+        Move.objects.filter(game=game, by_timeout=True).order_by("id").values_list("round", "seat_id", "payload")
+    ):
+        outcome = payload.get("outcome") if isinstance(payload, dict) else None
+        text = kind.timeout_texts.get(outcome) or _("%(name)s ran out of time.")
+        texts.setdefault(round_number, []).append(text % {"name": names.get(seat_id, "?")})
+    return texts
 
 
 # --- profiles -------------------------------------------------------------------------------

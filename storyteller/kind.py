@@ -27,6 +27,7 @@ class StorytellerKind(GameKind):
         player_done="storyteller/partials/player_done.html",
         replay="storyteller/partials/replay.html",
         options="storyteller/partials/options.html",
+        head="storyteller/partials/head.html",
     )
     # The engine's refusals, in words for a person (``games.services.errors``).
     rule_messages = {
@@ -35,15 +36,21 @@ class StorytellerKind(GameKind):
         "already_voted": _("You have already voted this round."),
         "already_submitted": _("You have already handed in your card this round."),
         "bad_position": _("There is no card at that position on the table."),
-        "clue_empty": _("Write a clue first."),
         "clue_too_long": _("That clue is too long."),
         "wrong_card_count": _("Choose the number of cards asked for."),
         "duplicate_cards": _("Choose different cards."),
         "deck_too_small": _("This deck has too few cards for this many players."),
+        "clue_empty": _("Write a clue, or draw or record one, first."),
     }
     invalid_input_codes = frozenset(
         {"clue_empty", "clue_too_long", "wrong_card_count", "bad_position", "duplicate_cards"}
     )
+    timeout_texts = {
+        "named_storyteller": _("Nobody gave the first clue in time: %(name)s became the storyteller, by seat order."),
+        "lost_turn": _("%(name)s ran out of time and lost the turn as storyteller."),
+        "random_card": _("%(name)s ran out of time: a card was drawn at random from their hand."),
+        "abstained": _("%(name)s ran out of time and did not vote."),
+    }
     success_messages = {
         "clue": _("Your clue is given."),
         "submit": _("Your card is handed in."),
@@ -97,13 +104,36 @@ class StorytellerKind(GameKind):
 
         return storyteller_bot_action(state, seat=seat, rng=rng, game=game)
 
+    def rule_message(self, error, *, state, seats):
+        if error.code == "clue_taken":
+            name = next((seat.user.name for seat in seats if seat.position == state.storyteller), "?")
+            return _("%(name)s gave the first clue before you: now pick a card that fits it.") % {"name": name}
+        return None
+
+    def timeout_outcomes(self, state) -> dict[int, str]:
+        waiting = engine.to_act(state)
+        if engine.first_clue_race(state):
+            # Nobody's own turn ran out: the engine names the first present seat (seat order).
+            named = (sorted(engine.present_seats(state)) or sorted(waiting) or [None])[0]
+            return {named: "named_storyteller"} if named is not None else {}
+        outcome = {"clue": "lost_turn", "submit": "random_card", "vote": "abstained"}.get(str(state.phase))
+        return dict.fromkeys(waiting, outcome) if outcome else {}
+
+    def bot_action(self, state, *, seat, rng, game=None):
+        from .bots import storyteller_bot_action  # clues and cards related by their words (TF-IDF)
+
+        return storyteller_bot_action(state, seat=seat, rng=rng, game=game)
+
     def phase_key(self, state) -> tuple:
         # The layout the notifications' rows were keyed on before kinds had their own.
         return (state.round, str(state.phase), state.storyteller, None)
 
     def record(self, *, game, before, after, now):
         from .services.game import storyteller_record
+        from .services.media import clue_given_check
 
+        # A clue's drawing or sound and the house rules' modes, checked in its transaction: refused, nothing changes.
+        clue_given_check(game=game, before=before, after=after)
         storyteller_record(game=game, before=before, after=after, now=now)
 
     def view(self, *, game, seats, viewer):
@@ -137,6 +167,11 @@ class StorytellerKind(GameKind):
         from .stats import STORYTELLER_STATS
 
         return STORYTELLER_STATS
+
+    def add_api_routes(self, router) -> None:
+        from .views import add_api_routes
+
+        add_api_routes(router)
 
     def load_content(self):
         from .services.decks import decks_load_builtin

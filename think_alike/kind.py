@@ -49,6 +49,12 @@ class ThinkAlikeKind(GameKind):
         "bad_split": _("Tick some, not all, of the group's answers to split them off."),
     }
     invalid_input_codes = frozenset({"bad_answer", "answer_too_long", "wrong_answer_count", "bad_merge"})
+    timeout_texts = {
+        "random_field": _("%(name)s ran out of time: a random field was laid on the board."),
+        "random_setup": _("%(name)s ran out of time: the rest of the turn was played at random."),
+        "no_answer": _("%(name)s ran out of time and wrote no answer."),
+        "review_confirmed": _("%(name)s let the review run out: the groups were scored as they stood."),
+    }
     success_messages = {
         "place_field": _("Your field is on the board."),
         "answer": _("Your answers are in."),
@@ -120,6 +126,25 @@ class ThinkAlikeKind(GameKind):
         from .bots import think_alike_bot_action  # the answers people gave most to the task before
 
         return think_alike_bot_action(state, seat=seat, rng=rng, game=game)
+
+    def bot_action(self, state, *, seat, rng, game=None):
+        from .bots import think_alike_bot_action  # the answers people gave most to the task before
+
+        return think_alike_bot_action(state, seat=seat, rng=rng, game=game)
+
+    def timeout_outcomes(self, state) -> dict[int, str]:
+        phase = state.phase
+        if phase == engine.Phase.DRAFT:
+            outcome = "random_field"
+        elif phase in engine.TURN_HOLDER_PHASES:
+            outcome = "random_setup"
+        elif phase == engine.Phase.ANSWER:
+            outcome = "no_answer"
+        elif phase == engine.Phase.REVIEW:
+            outcome = "review_confirmed"
+        else:
+            return {}
+        return dict.fromkeys(engine.to_act(state), outcome)
 
     def bot_action(self, state, *, seat, rng, game=None):
         from .bots import think_alike_bot_action  # the answers people gave most to the task before

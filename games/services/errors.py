@@ -37,9 +37,10 @@ MESSAGES = {
 }
 
 
-def from_rule_error(error: RuleError, game_kind=None) -> GameError:
-    """The engine's refusal, in words for a person; ``game_kind`` (a GameKind) knows its own codes."""
+def from_rule_error(error: RuleError, game_kind=None, *, message=None) -> GameError:
+    """The engine's refusal, in words for a person; ``game_kind`` (a GameKind) knows its own codes;
+    ``message``: words the caller found for this very refusal (``GameKind.rule_message``)."""
     own_messages = getattr(game_kind, "rule_messages", {})
     invalid = INVALID_INPUT_CODES | set(getattr(game_kind, "invalid_input_codes", ()))
-    message = own_messages.get(error.code) or MESSAGES.get(error.code, error.message)
+    message = message or own_messages.get(error.code) or MESSAGES.get(error.code, error.message)
     return GameError(error.code, message, "invalid" if error.code in invalid else "conflict")

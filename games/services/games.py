@@ -203,7 +203,8 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
         try:
             after = spec.apply(before, seat=seat.position, action=action, rng=secrets.SystemRandom(), now=now)
         except RuleError as error:
-            raise from_rule_error(error, spec) from None
+            message = spec.rule_message(error, state=before, seats=seats)
+            raise from_rule_error(error, spec, message=message) from None
         _record_move(game, seat, before, action, by_timeout=False)
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
     return game
@@ -247,8 +248,29 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
         spec = game.game_kind
         before = spec.engine.from_dict(game.state)
         after = spec.expire(before, rng=secrets.SystemRandom(), now=now)
-        _persist(game, spec, before=before, after=after, now=now)
+        seats = list(game.seats.all())
+        _record_timeouts(game, seats, before, spec.timeout_outcomes(before))
+        _persist(game, spec, before=before, after=after, now=now, seats=seats)
     return True
+
+
+def _record_timeouts(game: Game, seats: list[Seat], before, outcomes: dict[int, str]) -> None:
+    """A ``Move`` with ``by_timeout`` for each seat the expired phase waited for: history tells
+    a timeout from an action, and says what the deadline did for the player (``outcome``)."""
+    by_position = {seat.position: seat for seat in seats}
+    Move.objects.bulk_create(
+        Move(
+            game=game,
+            seat=by_position[position],
+            round=before.round,
+            kind="timeout",
+            payload={"phase": str(before.phase), "outcome": outcome},
+            by_timeout=True,
+            version=game.version + 1,
+        )
+        for position, outcome in sorted(outcomes.items())
+        if position in by_position
+    )
 
 
 def _seat_of(game: Game, user, seats: list[Seat] | None = None) -> Seat:

@@ -140,6 +140,11 @@ def to_act(state: State) -> frozenset[int]:
     return frozenset(s for s in active if s != state.storyteller and s not in done)
 
 
+def first_clue_race(state: State) -> bool:
+    """Round 1 before anyone gave a clue: whoever gives it first becomes the storyteller."""
+    return state.phase == Phase.CLUE and state.storyteller is None
+
+
 def winners(state: State) -> tuple[int, ...]:
     """Once finished: the non-resigned seats with the top score (ties share)."""
     if state.phase != Phase.FINISHED:
@@ -231,6 +236,9 @@ def new_game(*, seats: int, deck: Sequence[CardId], rng: Rng, options: Options =
 
 def give_clue(state: State, *, seat: int, card: CardId, text: str) -> State:
     _check_seat(state, seat)
+    if state.round == 1 and state.phase == Phase.SUBMIT and seat not in (state.storyteller, *state.submissions):
+        # Beaten in the race for the first clue: the clue stands, this seat hands in a card for it.
+        raise RuleError("clue_taken", "Someone gave the first clue before you: hand in a card that fits it.")
     if state.phase != Phase.CLUE:
         raise RuleError("wrong_phase", "It is not the time for a clue.")
     if state.storyteller is not None and seat != state.storyteller:
@@ -336,7 +344,9 @@ def expire(state: State, *, rng: Rng) -> State:
     if is_paused(state):
         raise RuleError("paused", "The game is paused: too few players are present.")
     waiting = to_act(state)
-    state = replace(state, misses=seating.count_misses(state.misses, waiting))
+    if not first_clue_race(state):
+        # The race for the first clue is nobody's own turn: running out of it is no miss.
+        state = replace(state, misses=seating.count_misses(state.misses, waiting))
     return _settle(_time_out(state, waiting, rng), rng)
 
 
@@ -376,7 +386,7 @@ def from_dict(data: Mapping[str, Any]) -> State:
     schema = data.pop("schema", SCHEMA)
     if schema == 1:
         data = _from_schema_1(data)
-    elif schema != SCHEMA:
+    elif schema not in (2, SCHEMA):  # schema 2 lacks only fields with defaults
         raise ValueError(f"Unknown storyteller state schema {schema!r}")
     return serial.load(State, data)
 

@@ -43,7 +43,7 @@ class TestFirstClue:
         assert game.deadline_at == now + timedelta(seconds=game.phase_seconds)
         assert game.version == version + 1
         assert seat_flags(game, "to_act") == {0}
-        assert state.misses == (1, 1, 1, 1)  # everyone was waited for
+        assert state.misses == (0, 0, 0, 0)  # the race is nobody's own turn: no one missed it (issue 15)
 
     def test_seat_order_passes_over_a_resigned_player(self):
         game, users = started_game(4)
@@ -169,7 +169,7 @@ class TestPause:
         assert not game_expire(game_id=game.pk, version=game.version, now=game.started_at + timedelta(days=30))
         client.force_login(users[0])
         page = client.get(game.get_absolute_url()).content.decode()
-        assert "Paused" in page and "fewer than three players are present" in page
+        assert "Paused" in page and "missed two turns in a row and are marked absent" in page
 
         back_at = game.started_at + timedelta(days=5)
         clue(game, users[2], 2, now=back_at)

@@ -357,11 +357,14 @@ def test_three_player_round_through_the_engine():
 # --- timeouts -----------------------------------------------------------------------
 
 
-def test_first_clue_timeout_names_the_first_seat_and_counts_a_miss_for_everyone():
+def test_first_clue_timeout_names_the_first_seat_and_counts_no_miss():
     state, rng = start(4)
+    assert st.first_clue_race(state)
     after = st.expire(state, rng=rng)
     assert (after.round, after.phase, after.storyteller) == (1, Phase.CLUE, 0)
-    assert after.misses == (1, 1, 1, 1)
+    assert not st.first_clue_race(after)
+    # The race is nobody's own turn: running out of it marks no one nearer absent (issue 15).
+    assert after.misses == (0, 0, 0, 0)
     assert after.history == ()
     assert st.to_act(after) == {0}
     assert after.hands == state.hands
@@ -386,8 +389,20 @@ def test_storyteller_who_gives_no_clue_loses_the_turn():
     assert result.points == {0: 0, 1: 0, 2: 0, 3: 0}
     assert (after.round, after.phase, after.storyteller) == (2, Phase.CLUE, 1)
     assert after.hands == state.hands and after.draw_pile == state.draw_pile
-    assert after.misses == (2, 1, 1, 1)
+    assert after.misses == (1, 0, 0, 0)  # only the storyteller's own turn ran out
     check_invariants(after, DECK)
+
+
+def test_a_clue_beaten_to_it_in_round_1_is_told_so():
+    state, rng = start(4)
+    state = st.give_clue(state, seat=1, card=state.hands[1][0], text="first")
+    with pytest.raises(st.RuleError) as refused:
+        st.give_clue(state, seat=0, card=state.hands[0][0], text="second")
+    assert refused.value.code == "clue_taken"
+    state = st.submit_cards(state, seat=0, cards=[state.hands[0][0]], rng=rng)
+    with pytest.raises(st.RuleError) as refused:  # handed in already: the plain refusal
+        st.give_clue(state, seat=0, card=state.hands[0][0], text="third")
+    assert refused.value.code == "wrong_phase"
 
 
 def test_submit_timeout_draws_random_cards_for_the_missing_and_lays_the_table():

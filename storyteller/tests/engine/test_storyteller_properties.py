@@ -156,7 +156,8 @@ class StorytellerGame(RuleBasedStateMachine):
     @rule()
     def expire(self):
         before = self.state
-        waiting = st.to_act(before)
+        # The race for the first clue is nobody's own turn: it counts no miss.
+        waiting = frozenset() if st.first_clue_race(before) else st.to_act(before)
         after = st.expire(before, rng=self.rng)
         for seat in range(before.seats):
             assert after.misses[seat] == before.misses[seat] + (seat in waiting)

@@ -1,0 +1,36 @@
+"""What the status line says about the game's pace: why a paused game waits, and for whom."""
+
+from django import template
+
+from games.engine.seats import MIN_PRESENT
+
+register = template.Library()
+
+
+@register.simple_tag
+def pause_of(view: dict) -> dict:
+    """Who is marked absent, how many of them must come back, and who of them can act now.
+
+    From the view's players (``absent``, ``resigned``, ``to_act``): a paused game goes on
+    when enough absent players act again; those the game waits for can do it right away.
+    """
+    still_in = [p for p in view["players"] if not p["resigned"]]
+    absent = [p for p in still_in if p["absent"]]
+    present = len(still_in) - len(absent)
+    you = view.get("you") or {}
+    mine = next((p for p in still_in if p["seat"] == you.get("seat")), None)
+    return {
+        "absent": [p["name"] for p in absent],
+        "needed": max(MIN_PRESENT - present, 1),
+        "can_act": [p["name"] for p in absent if p["to_act"]],
+        "you_absent": bool(mine and mine["absent"]),
+        "you_to_act": bool(mine and mine["to_act"]),
+    }
+
+
+@register.simple_tag
+def first_in_seat_order(view: dict) -> str:
+    """The player whom seat order names when a race (the first clue) runs out: the first present seat."""
+    still_in = [p for p in view["players"] if not p["resigned"]]
+    named = next((p for p in still_in if not p["absent"]), still_in[0] if still_in else None)
+    return named["name"] if named else ""
