@@ -211,6 +211,14 @@ def test_a_course_laid_on_the_circle(live_server, device):
         expect(page.locator(f"#id_course_{place}")).to_have_value(str(course[place]))
 
     expect(builder.locator("[data-course-count]")).to_have_text("15 of 15 fields chosen")
+    # A place emptied, and laid again.
+    builder.locator("[data-place='3']").click()
+    builder.get_by_role("button", name="Empty the chosen place").click()
+    expect(page.locator("#id_course_3")).to_have_value("")
+    expect(builder.locator("[data-course-count]")).to_have_text("14 of 15 fields chosen")
+    expect(builder.locator("[data-place='3']")).to_have_class(re.compile(r"\bempty\b"))
+    builder.locator(f"[data-field='{course[3]}']").click()
+    expect(builder.locator("[data-course-count]")).to_have_text("15 of 15 fields chosen")
     for place, field in enumerate(course[1:], start=1):
         expect(page.locator(f"#id_course_{place}")).to_have_value(str(field))
     assert_no_sideways_scroll(page)
