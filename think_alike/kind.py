@@ -146,11 +146,6 @@ class ThinkAlikeKind(GameKind):
             return {}
         return dict.fromkeys(engine.to_act(state), outcome)
 
-    def bot_action(self, state, *, seat, rng, game=None):
-        from .bots import think_alike_bot_action  # the answers people gave most to the task before
-
-        return think_alike_bot_action(state, seat=seat, rng=rng, game=game)
-
     def phase_key(self, state) -> tuple:
         # The layout the notifications' rows were keyed on before kinds had their own;
         # each placing of the board draft is a phase of its own, with its own deadline.
