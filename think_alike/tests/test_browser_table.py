@@ -101,6 +101,13 @@ def test_answers_are_counted_and_blanks_asked_about(live_server, device):
     expect(counter).to_have_text("3 of 5 answers written — 2 to go")
     inputs.nth(1).fill("   ")  # spaces are no answer
     expect(counter).to_have_text("3 of 5 answers written — 2 to go")
+    # Another player answers; the board refreshes itself (as on the socket's word) and keeps the count.
+    game_act(game_id=game.pk, user=users[1], action={"type": "answer", "answers": ["a", "b", "c", "d", "e"]})
+    game.refresh_from_db()
+    page.evaluate("htmx.trigger(document.querySelector('[data-live=game]'), 'fabula:refresh')")
+    expect(page.locator("#board")).to_have_attribute("data-version", str(game.version))
+    expect(inputs.nth(2)).to_have_value("Cat")
+    expect(counter).to_have_text("3 of 5 answers written — 2 to go")
     assert_no_sideways_scroll(page)
     screenshot(page, f"answers-{name}")
     assert_accessible(page, "#play")
