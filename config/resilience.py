@@ -78,9 +78,12 @@ DEGRADED = Degradations()
 class Breaker:
     """Stop calling a part for ``seconds`` after it failed; then let calls try it again."""
 
-    def __init__(self, part: str, seconds: float = 5.0):
+    def __init__(self, part: str, seconds: float = 5.0, *, retry: bool = False):
         self.part = part
         self.seconds = seconds
+        # Try once more at once before giving up: a pool's connection made before Redis
+        # restarted fails once ("Connection closed by server") and is replaced.
+        self.retry = retry
         self._open_until = 0.0
 
     def is_open(self) -> bool:
@@ -94,24 +97,19 @@ class Breaker:
         try:
             result = operation()
         except UNREACHABLE as error:
-            self._open_until = time.monotonic() + self.seconds
-            DEGRADED.fell_back(self.part, error)
-            return fallback()
+            if not self.retry:
+                return self._trip(error, fallback)
+            try:
+                result = operation()
+            except UNREACHABLE as again:
+                return self._trip(again, fallback)
         DEGRADED.recovered(self.part)
         return result
 
-    async def acall(self, operation, fallback):
-        if self.is_open():
-            DEGRADED.fell_back(self.part)
-            return fallback()
-        try:
-            result = await operation()
-        except UNREACHABLE as error:
-            self._open_until = time.monotonic() + self.seconds
-            DEGRADED.fell_back(self.part, error)
-            return fallback()
-        DEGRADED.recovered(self.part)
-        return result
+    def _trip(self, error, fallback):
+        self._open_until = time.monotonic() + self.seconds
+        DEGRADED.fell_back(self.part, error)
+        return fallback()
 
 
 class ResilientRedisCache(RedisCache):

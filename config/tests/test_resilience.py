@@ -1,0 +1,64 @@
+"""config.resilience: the breaker in front of what leans on Redis."""
+
+import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from config.resilience import DEGRADED, Breaker
+
+
+@pytest.fixture(autouse=True)
+def fresh_counts():
+    DEGRADED.reset()
+    yield
+    DEGRADED.reset()
+
+
+class Flaky:
+    """An operation that fails its first ``failures`` calls."""
+
+    def __init__(self, failures: int):
+        self.failures = failures
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise RedisConnectionError("Connection closed by server.")
+        return "sent"
+
+
+def test_a_stale_connection_is_tried_once_more_and_nothing_degrades():
+    breaker = Breaker("channel_layer", retry=True)
+    operation = Flaky(failures=1)
+    assert breaker.call(operation, lambda: "skipped") == "sent"
+    assert operation.calls == 2
+    assert DEGRADED.report()["counts"] == {}
+
+
+def test_a_part_that_stays_down_is_not_called_again_until_the_breaker_closes(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr("config.resilience.time.monotonic", lambda: clock[0])
+    breaker = Breaker("cache", seconds=5)
+    operation = Flaky(failures=10**6)
+    assert breaker.call(operation, lambda: "fallback") == "fallback"
+    assert [breaker.call(operation, lambda: "fallback") for _ in range(3)] == ["fallback"] * 3
+    assert operation.calls == 1  # open: no call waits on a dead connection
+    clock[0] += 5.1
+    assert breaker.call(operation, lambda: "fallback") == "fallback"
+    assert operation.calls == 2  # tried again once the breaker closed
+    report = DEGRADED.report()
+    assert report["counts"] == {"cache": 5} and report["down"] == ["cache"]
+    assert "Connection closed by server" in report["last_error"]["cache"]
+
+    operation.failures = 0
+    clock[0] += 5.1
+    assert breaker.call(operation, lambda: "fallback") == "sent"
+    assert DEGRADED.report()["down"] == []
+
+
+def test_other_errors_are_not_swallowed():
+    def broken():
+        raise ValueError("a bug")
+
+    with pytest.raises(ValueError):
+        Breaker("cache").call(broken, lambda: None)
