@@ -79,6 +79,11 @@ def test_the_schema_documents_every_endpoint(client):
         ("POST", f"{API}/games/{{game_id}}/start"),
         ("POST", f"{API}/games/{{game_id}}/actions"),
         ("GET", f"{API}/think-alike/fields"),
+        ("GET", f"{API}/games/{{game_id}}/chat"),
+        ("POST", f"{API}/games/{{game_id}}/chat"),
+        ("POST", f"{API}/games/{{game_id}}/chat/mutes"),
+        ("DELETE", f"{API}/games/{{game_id}}/chat/mutes/{{username}}"),
+        ("POST", f"{API}/games/{{game_id}}/chat/{{message_id}}/report"),
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["StorytellerView"]["properties"]
