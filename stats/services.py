@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from games.models import Game, Seat
+from games.places import competition_places
 
 from . import ratings
 from .kinds import Contribution, KindStats, Totals, every_kind_stats
@@ -144,8 +145,7 @@ def rows_insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
 
 def game_ranks(seats: list[tuple[int, bool]]) -> list[int]:
     """Ranks for (score, resigned) seats: higher score first, resigned seats after all others; ties share."""
-    keys = [(resigned, -score) for score, resigned in seats]
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
+    return competition_places([(resigned, -score) for score, resigned in seats])
 
 
 # --- the steps both ways share ----------------------------------------------------------

@@ -160,6 +160,10 @@ class Player(Answer):
     to_act: bool = Field(description="Whether the game waits for this player.")
     absent: bool = Field(description="Missed too many deadlines: the game plays on without them until they act.")
     resigned: bool
+    place: int | None = Field(
+        default=None,
+        description="Once finished: the player's place, ties sharing it (1, 2, 2, 4); resigned players after the others.",
+    )
     bot: bool = Field(default=False, description="A bot: it plays by itself (added with `POST /games/{id}/bots`).")
 
 
@@ -194,7 +198,9 @@ class GameViewBase(Answer):
     waiting_for: list[str | None] = Field(description="The usernames the game waits for.")
     waiting_names: list[str]
     winners: list[str | None]
-    standings: list[Player] = Field(default=[], description="Once finished: the players, best score first.")
+    standings: list[Player] = Field(
+        default=[], description="Once finished: the players in their places (``place``), best score first."
+    )
     invite_code: str = Field(default="", description="Only in a private game's view for its creator.")
 
 

@@ -1,6 +1,7 @@
 """What every kind of game's view holds: the game, its players, the viewer's seat."""
 
 from games.models import Game, Seat
+from games.places import competition_places, standing_places
 
 
 def seat_of(seats: list[Seat], viewer) -> Seat | None:
@@ -82,9 +83,12 @@ def view_waiting(view: dict, *, seats: list[Seat], waiting) -> None:
 
 
 def view_finish(view: dict, *, winners) -> None:
-    """The winners (usernames) and the standings of a finished game."""
+    """The winners (usernames) and the standings of a finished game, each player with their
+    ``place`` (ties share it: 1, 2, 2, 4; resigned players after the others)."""
     view["winners"] = list(winners)
-    view["standings"] = sorted(view["players"], key=lambda p: (-p["score"], p["seat"]))
+    for player, place in zip(view["players"], standing_places(view["players"])):
+        player["place"] = place
+    view["standings"] = sorted(view["players"], key=lambda p: (p["place"], p["seat"]))
 
 
 # --- replays ------------------------------------------------------------------------
@@ -103,11 +107,11 @@ def replay_players(seats: list[Seat]) -> dict[int, dict]:
 
 
 def replay_standings(round_: dict, player) -> list[dict]:
-    """Every seat: the points of a round and the score after it, best score first."""
-    return sorted(
-        (
-            player(int(seat)) | {"points": round_["points"].get(seat, 0), "score": score}
-            for seat, score in round_["scores_after"].items()
-        ),
-        key=lambda row: (-row["score"], int(row["seat"] if row["seat"] is not None else 99)),
-    )
+    """Every seat: the points of a round, the score after it and the place it gives (ties share), best first."""
+    rows = [
+        player(int(seat)) | {"points": round_["points"].get(seat, 0), "score": score}
+        for seat, score in round_["scores_after"].items()
+    ]
+    for row, place in zip(rows, competition_places([-row["score"] for row in rows])):
+        row["place"] = place
+    return sorted(rows, key=lambda row: (row["place"], int(row["seat"] if row["seat"] is not None else 99)))
