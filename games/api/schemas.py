@@ -162,7 +162,7 @@ class Player(Answer):
     resigned: bool
     place: int | None = Field(
         default=None,
-        description="Once finished: the player's place, ties sharing it (1, 2, 2, 4); resigned players after the others.",
+        description="Once finished: the player's place, ties sharing it (1, 2, 2, 4); resigned players last.",
     )
     bot: bool = Field(default=False, description="A bot: it plays by itself (added with `POST /games/{id}/bots`).")
 
