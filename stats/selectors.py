@@ -39,7 +39,7 @@ def game_replay(*, game: Game, seats: list[Seat]) -> dict:
             round_["timeouts"] = timeouts.get(round_["number"], [])
     if replay is None or not kind.templates.replay:
         raise Http404("no replay for this kind of game")
-    return replay | {"template": kind.templates.replay}
+    return replay | {"template": kind.templates.replay, "with_bots": any(seat.user.is_bot for seat in seats)}
 
 
 def replay_timeouts(*, game: Game, seats: list[Seat]) -> dict[int, list[str]]:
@@ -110,7 +110,14 @@ def player_games(*, player, viewer, page) -> Page:
             GameRecord.objects.filter(game_id__in=game_ids).select_related("user").order_by("game_id", "rank", "seat")
         ):
             tables.setdefault(other.game_id, []).append(other)
+    # The games on the page that bots played in: marked, as their records rank the people only.
+    with_bots = set(
+        Seat.objects.filter(game_id__in=game_ids, user__is_bot=True).values_list("game_id", flat=True)
+        if game_ids
+        else ()
+    )
     for record in page_obj:
+        record.with_bots = record.game_id in with_bots
         record.table = tables.get(record.game_id, [])
         record.visibility = record.game.visibility
     return page_obj

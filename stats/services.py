@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 OnChunk = Callable[[str, int, int], None]
 
 WINDOW = timedelta(days=30)
+MIN_PEOPLE = 2  # people (not bots) in a game for it to be recorded and rated
 CHUNK = 2000  # games read at a time by a rebuild
 BATCH = 5000  # rows written per INSERT
 
@@ -162,12 +163,15 @@ def _games(game_ids: Iterable[int]) -> list[dict]:
     seats: dict[int, list[dict]] = {game["id"]: [] for game in games}
     for seat in (
         Seat.objects.filter(game_id__in=list(seats))
+        .exclude(user__is_bot=True)  # bots play, but have no record, rating or place on a board
         .order_by("game_id", "position")
         .values("game_id", "position", "user_id", "score", "has_resigned", "is_winner")
     ):
         seats[seat["game_id"]].append(seat)
     for game in games:
-        game["seats"] = seats[game["id"]]
+        # A person alone with bots is ranked against nobody: such a game is practice, not recorded.
+        people = seats[game["id"]]
+        game["seats"] = people if len(people) >= MIN_PEOPLE else []
     return games
 
 
@@ -295,7 +299,7 @@ def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
     """
     kind = kind_stats.kind
     recorded = set(GameRecord.objects.filter(game_id__in=game_ids).values_list("game_id", flat=True))
-    new = [game for game in _games(set(game_ids) - recorded) if game["kind"] == kind]
+    new = [game for game in _games(set(game_ids) - recorded) if game["kind"] == kind and game["seats"]]
     if not new:
         return False
     first = (new[0]["finished_at"], new[0]["id"])

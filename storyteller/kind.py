@@ -98,11 +98,6 @@ class StorytellerKind(GameKind):
 
         return storyteller_bot_action(state, seat=seat, rng=rng, game=game)
 
-    def bot_action(self, state, *, seat, rng, game=None):
-        from .bots import storyteller_bot_action  # clues and cards related by their words (TF-IDF)
-
-        return storyteller_bot_action(state, seat=seat, rng=rng, game=game)
-
     def rule_message(self, error, *, state, seats):
         if error.code == "clue_taken":
             name = next((seat.user.name for seat in seats if seat.position == state.storyteller), "?")

@@ -127,11 +127,6 @@ class ThinkAlikeKind(GameKind):
 
         return think_alike_bot_action(state, seat=seat, rng=rng, game=game)
 
-    def bot_action(self, state, *, seat, rng, game=None):
-        from .bots import think_alike_bot_action  # the answers people gave most to the task before
-
-        return think_alike_bot_action(state, seat=seat, rng=rng, game=game)
-
     def timeout_outcomes(self, state) -> dict[int, str]:
         phase = state.phase
         if phase == engine.Phase.DRAFT:

@@ -126,6 +126,8 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     # A game that is left, one that is started early, one played to the end.
     left = host.games("games_create", body=models.GameCreateIn(seats=4)).parsed
     assert guest.games("games_join", game_id=left.id, body=models.JoinIn()).status_code == 200
+    with_bot = host.call(operation("bots", "games_bot_add"), client=host.client, game_id=left.id)
+    assert with_bot.status_code == 201 and [player.bot for player in with_bot.parsed.players] == [False, False, True]
     assert guest.games("games_leave", game_id=left.id).parsed.status == "open"
     early = guest.games("games_create", body=models.GameCreateIn(seats=5, pace=models.GameCreateInPace.LIVE)).parsed
     for player in (host, third):
@@ -166,4 +168,4 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     resign = host.games("games_act", game_id=early.id, body=models.Resign(type_="resign"))
     assert resign.status_code == 200
     every = {operation["operationId"] for item in document()["paths"].values() for operation in item.values()}
-    assert Player.called == every and len(every) == 10
+    assert Player.called == every and {"games_act", "games_bot_add"} <= every
