@@ -315,6 +315,7 @@ async def run(args, procs, games, deadline_games) -> dict:
     game_ids = [players[0].game_id for players in games]
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     faults = {}
+    health_seen = {}
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         seeds = random.Random(args.seed)
         tasks = [asyncio.create_task(page_loop(p, base, web.port, http, tally, stop)) for p in pages]
@@ -335,14 +336,24 @@ async def run(args, procs, games, deadline_games) -> dict:
             tally.phase = f"after {name}"
             await asyncio.sleep(args.between)
 
+        async def health(name: str) -> None:
+            """What /healthz says while the part is away."""
+            try:
+                response = await http.get(f"{base}/healthz")
+                health_seen[name] = {"status": response.status_code, **response.json()}
+            except Exception as error:
+                health_seen[name] = {"status": None, "error": str(error)}
+
         async def restart_redis():
             procs["redis"].stop(signal.SIGKILL)
             await asyncio.sleep(args.down)
+            await health("Redis restarted")
             procs["redis"].start()
 
         async def kill_worker():
             procs["worker"].stop(signal.SIGKILL)
             await asyncio.sleep(args.down)
+            await health("worker killed (SIGKILL)")
             procs["worker"].start()
 
         async def restart_web():
@@ -361,7 +372,7 @@ async def run(args, procs, games, deadline_games) -> dict:
         await asyncio.gather(*tasks, return_exceptions=True)
     for name in faults:
         faults[name]["errors"] = tally.errors_by_phase.get(name, 0) + tally.errors_by_phase.get(f"after {name}", 0)
-    return {"tally": tally, "faults": faults, "updates": page_updates(tally, pages)}
+    return {"tally": tally, "faults": faults, "updates": page_updates(tally, pages), "health": health_seen}
 
 
 def page_updates(tally: Tally, pages: list[Page]) -> dict:
@@ -371,6 +382,8 @@ def page_updates(tally: Tally, pages: list[Page]) -> dict:
         by_game.setdefault(page.player.game_id, []).append(page)
     phases = {}
     for game_id, version, actor, at, phase in tally.acted:
+        if phase == "end":  # answered as the run stopped: the pages were closing
+            continue
         row = phases.setdefault(phase, {"seconds": [], "never": 0})
         for page in by_game[game_id]:
             if page.player.user_id == actor:
@@ -505,6 +518,8 @@ def report(args, outcome: dict, result: dict) -> int:
             f"  {phase:34} {row['count']:6} {_seconds(row['median']):>8} {_seconds(row['p95']):>8} "
             f"{_seconds(row['max']):>8} {row['never']:6}"
         )
+    for name, seen in outcome["health"].items():
+        print(f"/healthz during '{name}': {json.dumps(seen)}")
     print(
         f"deadlines: {result['expired']} of {args.deadline_games} expired exactly once; "
         f"missed {len(result['missed'])}; moved more than once {len(result['twice'])}"
