@@ -1,9 +1,13 @@
 """Two players chat on the game page in Chromium: each message reaches the other at once; when the
 vote opens the panel closes by itself and says why."""
 
+import os
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import expect
 
 from games.services.games import game_act
@@ -12,6 +16,44 @@ from games.tests.live.test_pages import open_page, socket_open
 from games.tests.play import view_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def axe_violations(page, selector: str) -> list | None:
+    """axe-core's violations inside ``selector``; None where axe-core is not installed ($AXE_CORE_JS or
+    node_modules/axe-core of the checkout)."""
+    for candidate in (os.environ.get("AXE_CORE_JS"), settings.BASE_DIR / "node_modules/axe-core/axe.min.js"):
+        if candidate and Path(candidate).is_file():
+            page.evaluate(Path(candidate).read_text() + "; undefined")  # not a <script>: the page's CSP stays
+            return page.evaluate(
+                "async (selector) => (await axe.run(document.querySelector(selector))).violations"
+                ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ') + ' ' + n.failureSummary).join(', '))",
+                selector,
+            )
+    return None
+
+
+def phone_page(browser, server, user, path):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(
+        base_url=server.url,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    page.goto(path)
+    return page
 
 
 def test_two_players_chat_live_and_the_vote_closes_the_chat(asgi_server, browser):
@@ -30,9 +72,23 @@ def test_two_players_chat_live_and_the_vote_closes_the_chat(asgi_server, browser
     expect(alice_page.get_by_label("Your message to the table")).to_have_value("")
     expect(bob_page.get_by_label("Your message to the table")).to_have_value("half a tho")
 
+    # On a phone the panel fits the screen, and the message can be written and sent there.
+    carol_page = phone_page(browser, asgi_server, carol, game.get_absolute_url())
+    expect(carol_page.locator("#chat .chat-text")).to_have_text(["Good luck, everyone!"])
+    carol_page.get_by_label("Your message to the table").fill("from my phone")
+    carol_page.get_by_role("button", name="Send").tap()
+    expect(carol_page.locator("#chat .chat-text")).to_have_count(2)
+    assert carol_page.evaluate("document.documentElement.scrollWidth") <= 390
+    send = carol_page.get_by_role("button", name="Send").bounding_box()
+    assert send["x"] + send["width"] <= 390
+    violations = axe_violations(carol_page, "#chat")
+    assert not violations, violations
+
     bob_page.get_by_label("Your message to the table").fill("half a thought, finished")
     bob_page.get_by_label("Your message to the table").press("Enter")
-    expect(alice_page.locator("#chat .chat-text")).to_have_text(["Good luck, everyone!", "half a thought, finished"])
+    expect(alice_page.locator("#chat .chat-text")).to_have_text(
+        ["Good luck, everyone!", "from my phone", "half a thought, finished"]
+    )
 
     # The game moves on to its secret vote: Alice gives the first clue, Carol hands in her cards (through the
     # services: this process's pushes do not reach the server), Bob hands in his on his page. The vote opens
@@ -50,6 +106,6 @@ def test_two_players_chat_live_and_the_vote_closes_the_chat(asgi_server, browser
     for page in (alice_page, bob_page):
         expect(page.locator("#chat .chat-closed")).to_contain_text("The table is silent while the votes are open.")
         expect(page.get_by_label("Your message to the table")).to_have_count(0)
-    expect(alice_page.locator("#chat .chat-text")).to_have_count(2)
+    expect(alice_page.locator("#chat .chat-text")).to_have_count(3)
     assert alice_page.evaluate("window.fabulaSamePage") is True
     assert bob_page.evaluate("window.fabulaSamePage") is True
