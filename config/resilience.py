@@ -78,12 +78,13 @@ DEGRADED = Degradations()
 class Breaker:
     """Stop calling a part for ``seconds`` after it failed; then let calls try it again."""
 
-    def __init__(self, part: str, seconds: float = 5.0, *, retry: bool = False):
+    def __init__(self, part: str, seconds: float = 5.0, *, retries: int = 0):
         self.part = part
         self.seconds = seconds
-        # Try once more at once before giving up: a pool's connection made before Redis
-        # restarted fails once ("Connection closed by server") and is replaced.
-        self.retry = retry
+        # Try again at once before giving up: each connection a pool made before Redis
+        # restarted fails once ("Connection closed by server") and is dropped; a pool
+        # may hold a few. A Redis that is down refuses each try in a moment.
+        self.retries = retries
         self._open_until = 0.0
 
     def is_open(self) -> bool:
@@ -94,15 +95,13 @@ class Breaker:
         if self.is_open():
             DEGRADED.fell_back(self.part)
             return fallback()
-        try:
-            result = operation()
-        except UNREACHABLE as error:
-            if not self.retry:
-                return self._trip(error, fallback)
+        for tries_left in range(self.retries, -1, -1):
             try:
                 result = operation()
-            except UNREACHABLE as again:
-                return self._trip(again, fallback)
+                break
+            except UNREACHABLE as error:
+                if not tries_left:
+                    return self._trip(error, fallback)
         DEGRADED.recovered(self.part)
         return result
 

@@ -27,12 +27,13 @@ class Flaky:
         return "sent"
 
 
-def test_a_stale_connection_is_tried_once_more_and_nothing_degrades():
-    breaker = Breaker("channel_layer", retry=True)
-    operation = Flaky(failures=1)
+def test_stale_connections_are_tried_again_at_once_and_nothing_degrades():
+    breaker = Breaker("channel_layer", retries=3)
+    operation = Flaky(failures=3)
     assert breaker.call(operation, lambda: "skipped") == "sent"
-    assert operation.calls == 2
+    assert operation.calls == 4
     assert DEGRADED.report()["counts"] == {}
+    assert Breaker("channel_layer", retries=3).call(Flaky(failures=4), lambda: "skipped") == "skipped"
 
 
 def test_a_part_that_stays_down_is_not_called_again_until_the_breaker_closes(monkeypatch):

@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 
 # Redis gone: pushes are skipped for a few seconds at a time (counted on /healthz), so an
 # action does not wait on a dead connection; pages catch up on their own timer meanwhile.
-PUSHES = Breaker("channel_layer", retry=True)
+PUSHES = Breaker("channel_layer", retries=3)
 
 LOBBY_GROUP = "lobby"
 
