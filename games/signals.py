@@ -21,3 +21,7 @@ state_changed = Signal()
 
 # The game is over: game. Sent after ``state_changed`` of the same change.
 game_finished = Signal()
+
+# A signed-in person opened the game's page: game, user, now. Outside any game transaction
+# (the page reads, it changes no game): notifications count what this page already shows as read.
+game_viewed = Signal()

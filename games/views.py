@@ -3,12 +3,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.text import text_storable
-from games import health, kinds
+from games import health, kinds, signals
 
 from .forms import GameCreateForm
 from .models import Game
@@ -113,6 +114,8 @@ def create(request):
 
 def detail(request, game_id: int):
     game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+    if request.user.is_authenticated:
+        signals.game_viewed.send(sender=Game, game=game, user=request.user, now=timezone.now())
     return render(request, "games/detail.html", {"game": game, "board": board_html(request, game=game, seats=seats)})
 
 

@@ -11,7 +11,9 @@ class Notification(models.Model):
     Rows are written by ``notifications.services`` inside the game's transaction,
     so a notification exists exactly when the change it tells of was committed.
     The text is composed when shown (``notifications.services.notification_text``),
-    in the reader's language.
+    in the reader's language. A player has at most one unread row per game: a new
+    event of the game updates it (``notifications.services._deliver``), so the bell
+    counts the games with news, not the phases they went through.
     """
 
     class Kind(models.TextChoices):
@@ -40,7 +42,11 @@ class Notification(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["user", "-created_at"], name="notification_user_idx"),
-            models.Index(fields=["user", "game"], condition=Q(read_at__isnull=True), name="notification_unread_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game"], condition=Q(read_at__isnull=True), name="notification_one_unread_per_game"
+            ),
         ]
 
     def __str__(self) -> str:

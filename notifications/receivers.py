@@ -4,7 +4,7 @@ from django.dispatch import receiver
 
 from games import signals
 
-from .services import notify_game_change, notify_player_joined
+from .services import notifications_read_all, notify_game_change, notify_player_joined
 
 
 @receiver(signals.state_changed, dispatch_uid="notifications.state_changed")
@@ -19,6 +19,12 @@ def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, now
         now=now,
         deadline_moved=deadline_moved,
     )
+
+
+@receiver(signals.game_viewed, dispatch_uid="notifications.game_viewed")
+def on_game_viewed(sender, *, game, user, now, **kwargs):
+    # The page shows what the game's notifications say: opening it reads them.
+    notifications_read_all(user=user, now=now, game_id=game.pk)
 
 
 @receiver(signals.player_joined, dispatch_uid="notifications.player_joined")

@@ -115,9 +115,54 @@ def _remind_at(game: Game) -> datetime | None:
     return game.deadline_at - timedelta(seconds=game.phase_seconds / 4)
 
 
+# Which of a change's notes a player sees when it brings several (the round revealed and
+# their turn in the next): the one that asks the most of them.
+_WEIGHT = {
+    Notification.Kind.GAME_FINISHED: 5,
+    Notification.Kind.YOUR_TURN: 4,
+    Notification.Kind.GAME_STARTED: 3,
+    Notification.Kind.ROUND_REVEALED: 2,
+    Notification.Kind.PLAYER_JOINED: 1,
+}
+_FIELDS = ("kind", "round", "asked", "actor", "won", "created_at")
+
+
 def _deliver(notes) -> None:
-    notes = Notification.objects.bulk_create(list(notes))
-    _tell(sorted({note.user_id for note in notes}))
+    """One unread item per player and game, brought up to date as the game moves: a game
+    that waits for someone shows once in their bell, not once per phase it went through.
+
+    A change's weightiest note per player replaces what that player has not read yet of
+    the game (the database holds one unread row per player and game); read rows stay as
+    the history of the list.
+    """
+    newest: dict[tuple[int, int], Notification] = {}
+    for note in notes:
+        key = (note.user_id, note.game_id)
+        if key not in newest or _WEIGHT[note.kind] > _WEIGHT[newest[key].kind]:
+            newest[key] = note
+    if not newest:
+        return
+    unread = {
+        (row.user_id, row.game_id): row
+        for row in Notification.objects.filter(
+            read_at__isnull=True,
+            game_id__in={game_id for _user, game_id in newest},
+            user_id__in={user_id for user_id, _game in newest},
+        )
+    }
+    changed, new = [], []
+    for key, note in newest.items():
+        row = unread.get(key)
+        if row is None:
+            new.append(note)
+            continue
+        for field in _FIELDS:
+            setattr(row, field, getattr(note, field))
+        changed.append(row)
+    if changed:
+        Notification.objects.bulk_update(changed, _FIELDS)
+    Notification.objects.bulk_create(new)
+    _tell(sorted({user_id for user_id, _game in newest}))
 
 
 def _tell(user_ids: list[int]) -> None:

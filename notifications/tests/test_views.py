@@ -41,15 +41,15 @@ class TestBell:
             game_join(game_id=other.pk, user=user)
         client.force_login(me)
         url = reverse("notifications:bell")
-        # "started" in each game, "joined" in the one I made.
-        assert 'data-unread="3"' in client.get(url).content.decode()
+        # One item per game: "started" in each (in the one I made, it took the place of "joined").
+        assert 'data-unread="2"' in client.get(url).content.decode()
         # A hidden tab neither reads nor counts as looking.
-        assert 'data-unread="3"' in client.get(url, {"game": game.pk, "visible": "hidden"}).content.decode()
+        assert 'data-unread="2"' in client.get(url, {"game": game.pk, "visible": "hidden"}).content.decode()
         assert not presence.seen_recently(user_id=me.pk, game_id=game.pk)
         fragment = client.get(url, {"game": game.pk, "visible": "visible"}).content.decode()
-        assert 'data-unread="2"' in fragment
+        assert 'data-unread="1"' in fragment
         assert presence.seen_recently(user_id=me.pk, game_id=game.pk)
-        assert unread(me) == Notification.objects.filter(user=me, game=other).count() == 2
+        assert unread(me) == Notification.objects.filter(user=me, game=other).count() == 1
 
     def test_the_fragment_asks_nothing_of_a_visitor(self, client):
         assert client.get(reverse("notifications:bell")).status_code == 204
@@ -62,20 +62,21 @@ class TestNotificationsPage:
         me = users[1]
         client.force_login(me)
         page = client.get(reverse("notifications:list")).content.decode()
-        assert f"Storyteller #{game.pk} has started" in page
+        # The game's one item tells its latest news: the start is old news once a card is asked for.
         assert f"Hand in your card in Storyteller #{game.pk}, round 1." in page
-        note = Notification.objects.filter(user=me).first()
+        assert f"Storyteller #{game.pk} has started" not in page
+        note = Notification.objects.filter(user=me).get()
         assert note.get_absolute_url() in page
         response = client.get(note.get_absolute_url())
         assert response.status_code == 302 and response.url == game.get_absolute_url()
         note.refresh_from_db()
-        assert note.read_at is not None and unread(me) == 1
+        assert note.read_at is not None and unread(me) == 0
 
     def test_mark_all_read(self, client):
         game, users = started_game(3)
         clue(game, users[0], 0)
         client.force_login(users[1])
-        assert unread(users[1]) == 2
+        assert unread(users[1]) == 1  # the game's one item
         response = client.post(reverse("notifications:read_all"))
         assert response.status_code == 302
         assert unread(users[1]) == 0
