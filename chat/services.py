@@ -17,7 +17,7 @@ from games.models import Game, Seat
 from games.services import events
 from games.services.errors import GameError
 from games.services.locking import game_lock
-from games.text import TextRefused, text_clean
+from games.text import TextRefused, text_clean, text_storable
 
 from .models import REASON_MAX_LENGTH, TEXT_MAX_LENGTH, ChatMessage, ChatMute, ChatReport
 
@@ -102,6 +102,8 @@ def chat_post(*, game_id, user, text, now=None) -> ChatMessage:
 def _other_player(*, game: Game, username):
     if not isinstance(username, str) or not username:
         raise GameError("bad_username", _("Name the player to mute."), "invalid")
+    if not text_storable(username):  # no one's name, and PostgreSQL takes no NUL to look for one
+        raise GameError("no_such_player", _("There is no such player in this game."), "invalid")
     seat = Seat.objects.filter(game=game, user__username=username).select_related("user").first()
     if seat is None:
         raise GameError("no_such_player", _("There is no such player in this game."), "invalid")

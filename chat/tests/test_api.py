@@ -169,6 +169,8 @@ def test_muting_oneself_or_a_stranger_is_a_400(table, outsider):
     stranger, _client = outsider
     assert error_of(a.post(chat(game) + "/mutes", {"username": alice.username})) == (400, "mute_self")
     assert error_of(a.post(chat(game) + "/mutes", {"username": stranger.username})) == (400, "no_such_player")
+    assert error_of(a.post(chat(game) + "/mutes", {"username": "bob\x00"})) == (400, "no_such_player")
+    assert error_of(a.delete(chat(game) + "/mutes/bob%00")) == (400, "no_such_player")
     assert not ChatMute.objects.exists()
 
 
