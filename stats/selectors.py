@@ -36,7 +36,7 @@ def game_replay(*, game: Game, seats: list[Seat]) -> dict:
     if replay is not None:  # each round with what its deadlines did
         timeouts = replay_timeouts(game=game, seats=seats)
         for round_ in replay.get("rounds", ()):
-            round_["timeouts"] = timeouts.get(round_["number"], [])
+            round_["timeouts"] = timeouts.get(round_.get("number"), [])
     if replay is None or not kind.templates.replay:
         raise Http404("no replay for this kind of game")
     return replay | {"template": kind.templates.replay, "with_bots": any(seat.user.is_bot for seat in seats)}
