@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -68,6 +69,8 @@ FABULA_DEFAULT_KIND = "storyteller"
 MIDDLEWARE = [
     "accounts.network.TrustedProxyMiddleware",  # first: the client's address behind a trusted proxy
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy, with a nonce per response that uses one
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -308,6 +311,46 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# The address of the page a link was followed from goes to this site only (and not at all
+# from HTTPS to HTTP): game and invite URLs stay among the players.
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+# Content-Security-Policy (django-csp): scripts and style elements from this site only, or
+# inline with this response's nonce ({{ request.csp_nonce }}); nothing evaluated (htmx runs
+# with allowEval off, base.html), no plugins, no framing, forms posted here only. Style
+# *attributes* stay allowed: Think Alike places its ring's fields with computed positions,
+# and an attribute's CSS cannot run script; a nonce cannot cover attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "style-src-attr": [UNSAFE_INLINE],
+        # data: and blob: for images and sounds made in the page (a drawn or recorded clue)
+        "img-src": [SELF, "data:", "blob:"],
+        "media-src": [SELF, "data:", "blob:"],
+        "connect-src": [SELF],  # the live socket: 'self' covers ws(s):// to this host
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# Permissions-Policy (django-permissions-policy): what the pages may ask the browser for.
+# The microphone and autoplay stay with this site (sung clues are recorded and played);
+# fullscreen keeps its default (this site). The rest: no one, embedded frames included.
+PERMISSIONS_POLICY = {
+    "microphone": ["self"],
+    "autoplay": ["self"],
+    **{
+        feature: []
+        for feature in (
+            "accelerometer", "browsing-topics", "camera", "display-capture", "geolocation",
+            "gyroscope", "hid", "idle-detection", "magnetometer", "midi", "payment", "publickey-credentials-get",
+            "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
+        )
+    },
+}  # fmt: skip
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
