@@ -7,10 +7,13 @@ re-reads the game and acts only if the game still waits for it in that phase, so
 task that comes late, twice or never changes nothing wrong: the phase's deadline
 still holds for a bot as for anyone.
 
-With tasks run at once (``task_always_eager``: the tests, a run without a worker),
-a bot's action would start the next bot's task inside its own, and a table of bots
-would play a whole game down one call stack: those tasks are queued and run one
-after the other by the outermost instead.
+Without a broker (the embedded default runs its tasks where they are sent), a timer
+thread of the process plays the turn after the same delay; if the process ends first,
+the phase's deadline still holds. The tests (``FABULA_BOTS_WAIT`` off) play bots at
+once instead, in the process and the transaction's callbacks; there a bot's action
+would start the next bot's task inside its own, and a table of bots would play a whole
+game down one call stack: those tasks are queued and run one after the other by the
+outermost instead.
 """
 
 import logging
@@ -19,8 +22,9 @@ import threading
 from collections import deque
 from functools import partial
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import close_old_connections, connection, transaction
 from django.dispatch import receiver
 
 from games import signals
@@ -73,6 +77,11 @@ def _send(task: dict, countdown: float) -> None:
     if not _run_at_once():
         play_turn.apply_async(kwargs=task, countdown=countdown)
         return
+    if getattr(settings, "FABULA_BOTS_WAIT", True):
+        timer = threading.Timer(countdown, _play_in_thread, kwargs={"task": task})
+        timer.daemon = True  # a process that stops does not wait for bots: the deadline holds
+        timer.start()
+        return
     queue = getattr(_eager, "queue", None)
     if queue is not None:  # a bot's task is running further up this stack: it runs this one next
         queue.append(task)
@@ -83,3 +92,11 @@ def _send(task: dict, countdown: float) -> None:
             play_turn.apply(kwargs=_eager.queue.popleft())
     finally:
         _eager.queue = None
+
+
+def _play_in_thread(*, task: dict) -> None:
+    close_old_connections()
+    try:
+        play_turn.apply(kwargs=task)
+    finally:
+        connection.close()  # this thread's own connection

@@ -124,3 +124,26 @@ def test_run_at_once_bots_play_one_after_another_not_down_one_stack(monkeypatch)
     game.refresh_from_db()
     state = game.game_kind.engine.from_dict(game.state)
     assert game.game_kind.engine.to_act(state) == frozenset({0})
+
+
+def test_without_a_broker_a_timer_plays_the_turn_after_its_delay(settings, monkeypatch):
+    """The embedded default runs tasks where they are sent: the delay is a timer's, not the task's."""
+    settings.FABULA_BOTS_WAIT = True
+    started = []
+
+    class Timer:
+        def __init__(self, interval, function, kwargs):
+            self.interval, self.function, self.kwargs = interval, function, kwargs
+
+        def start(self):
+            started.append(self)
+
+    monkeypatch.setattr(scheduling, "_run_at_once", lambda: True)
+    monkeypatch.setattr(scheduling.threading, "Timer", Timer)
+    played = []
+    monkeypatch.setattr(scheduling.play_turn, "apply", lambda kwargs: played.append(kwargs))
+    task = {"game_id": 1, "user_id": 2, "phase_key": [1, "clue", None, None]}
+    scheduling._send(task, 2.5)
+    assert not played and len(started) == 1 and started[0].interval == 2.5 and started[0].daemon
+    started[0].function(**started[0].kwargs)  # the timer fires
+    assert played == [task]

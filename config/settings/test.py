@@ -9,6 +9,7 @@ DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
+FABULA_BOTS_WAIT = False  # bots play their turns at once, not after a human-like delay (bots.scheduling)
 CELERY_BROKER_URL = "memory://"
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
 MEDIA_ROOT = VAR_DIR / "test-media"
