@@ -11,11 +11,11 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
-from django.utils.translation import gettext as _
 
 from accounts.text import text_storable
 from games import kinds
 from games.models import Game, Move, Seat
+from games.selectors.timeouts import timeout_text
 
 from . import ratings
 from .kinds import Board, Totals, board_of, kind_stats
@@ -44,15 +44,12 @@ def game_replay(*, game: Game, seats: list[Seat]) -> dict:
 
 def replay_timeouts(*, game: Game, seats: list[Seat]) -> dict[int, list[str]]:
     """What each missed deadline did, round by round, in words ("Ada ran out of time..."): one query."""
-    kind = game.game_kind
     names = {seat.pk: seat.user.name for seat in seats}
     texts: dict[int, list[str]] = {}
     for round_number, seat_id, payload in (
         Move.objects.filter(game=game, by_timeout=True).order_by("id").values_list("round", "seat_id", "payload")
     ):
-        outcome = payload.get("outcome") if isinstance(payload, dict) else None
-        text = kind.timeout_texts.get(outcome) or _("%(name)s ran out of time.")
-        texts.setdefault(round_number, []).append(text % {"name": names.get(seat_id, "?")})
+        texts.setdefault(round_number, []).append(timeout_text(game, payload, names.get(seat_id, "?")))
     return texts
 
 

@@ -3,6 +3,7 @@
 from django import template
 
 from games.engine.seats import MIN_PRESENT
+from games.selectors.timeouts import timeouts_just_now as _timeouts_just_now
 
 register = template.Library()
 
@@ -34,3 +35,9 @@ def first_in_seat_order(view: dict) -> str:
     still_in = [p for p in view["players"] if not p["resigned"]]
     named = next((p for p in still_in if not p["absent"]), still_in[0] if still_in else None)
     return named["name"] if named else ""
+
+
+@register.simple_tag
+def timeouts_just_now(game) -> list[str]:
+    """What the deadline just did, if the game's latest change was a timeout ("Ada ran out of time...")."""
+    return _timeouts_just_now(game)

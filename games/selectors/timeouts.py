@@ -1,0 +1,24 @@
+"""What missed deadlines did, in words: "Ada ran out of time and did not vote."
+
+Read from the ``Move`` rows a deadline writes (``by_timeout``; ``games.services.games``),
+for the status line right after a timeout and for the replay.
+"""
+
+from django.utils.translation import gettext as _
+
+from games.models import Game, Move
+
+
+def timeout_text(game: Game, payload, name: str) -> str:
+    """One timeout move's sentence, in the kind's words for what it did (``GameKind.timeout_texts``)."""
+    outcome = payload.get("outcome") if isinstance(payload, dict) else None
+    text = game.game_kind.timeout_texts.get(outcome) or _("%(name)s ran out of time.")
+    return text % {"name": name}
+
+
+def timeouts_just_now(game: Game) -> list[str]:
+    """What the deadline did if the game's latest change was a timeout (else nothing): one query."""
+    if game.status != Game.Status.ACTIVE:
+        return []
+    moves = Move.objects.filter(game=game, by_timeout=True, version=game.version).select_related("seat__user")
+    return [timeout_text(game, move.payload, move.seat.user.name if move.seat else "?") for move in moves]
