@@ -108,6 +108,20 @@ class TestTimeoutsRecorded:
         page = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
         assert "Ada ran out of time: a card was drawn at random from their hand." in page
 
+    def test_the_status_line_tells_what_the_deadline_just_did_until_the_game_moves_on(self, client):
+        game, users = started_game(4)
+        users[3].display_name = "Di"
+        users[3].save()
+        clue(game, users[1], 1)
+        submit(game, users[0], 0)
+        submit(game, users[2], 2)
+        assert expire(game)
+        client.force_login(users[0])
+        said = "Di ran out of time: a card was drawn at random from their hand."
+        assert said in client.get(game.get_absolute_url()).content.decode()
+        vote(game, users[0], any_other_position(game, 0))
+        assert said not in client.get(game.get_absolute_url()).content.decode()
+
     def test_the_data_export_lists_ones_timeouts(self):
         game, users = started_game(4)
         clue(game, users[1], 1)
