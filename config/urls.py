@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("privacy/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),
     path("games/", include("games.urls")),
+    path("games/", include("storyteller.urls")),  # games/<id>/clue-media/...
     path("", include("chat.urls")),  # games/<id>/chat/...: the game page's chat panel
     path("games/", include("bots.urls")),  # games/<id>/bots/
     path("notifications/", include("notifications.urls")),

@@ -13,12 +13,20 @@ from games.actions import Action, FreeText, Id, Resign
 
 
 class Clue(Action):
-    """Phase `clue`, the storyteller (in round 1: whoever gives the first clue): a card and a few words about it."""
+    """Phase `clue`, the storyteller (in round 1: whoever gives the first clue): a card and a few words about it,
+    or a drawing or sound (where the game's `rules.clue_modes` allow) uploaded first to `clue-media`."""
 
     type: Literal["clue"]
     card: Id = Field(description="A card id from your hand (`hand[].id`).")
     # The engine judges the length (`clue_too_long`); the schema says it.
-    text: FreeText = Field(json_schema_extra={"maxLength": 200}, description="The clue: 1 to 200 characters.")
+    text: FreeText = Field(
+        json_schema_extra={"maxLength": 200},
+        description="The clue: 1 to 200 characters; may be empty with `media`.",
+    )
+    media: Id | None = Field(
+        default=None,
+        description="A drawing or sound you uploaded for this clue (`POST /api/v1/games/{id}/clue-media`'s `id`).",
+    )
 
 
 class Submit(Action):
@@ -46,8 +54,9 @@ ACTION: TypeAdapter[StorytellerAction] = TypeAdapter(StorytellerAction)
 def to_engine(action: Action) -> dict:
     """The engine's action dict for a valid action (card ids as integers; ``round`` is the core's)."""
     match action:
-        case Clue(card=card, text=text):
-            return {"type": "clue", "card": int(card), "text": text}
+        case Clue(card=card, text=text, media=media):
+            clue = {"type": "clue", "card": int(card), "text": text}
+            return clue if media is None else clue | {"media": int(media)}
         case Submit(cards=cards):
             return {"type": "submit", "cards": [int(card) for card in cards]}
         case Vote(position=position):

@@ -10,8 +10,15 @@ from pydantic import Field
 
 from games.api.schemas import Answer, GameViewBase, Request, Within, You
 from storyteller.engine import rules as engine
-from storyteller.services.game import TARGET_SCORE_MAX, TARGET_SCORE_MIN
+from storyteller.services.game import (
+    CLUE_MODES,
+    HAND_SIZE_MAX,
+    HAND_SIZE_MIN,
+    TARGET_SCORE_MAX,
+    TARGET_SCORE_MIN,
+)
 
+ClueMode = Literal[CLUE_MODES]  # type: ignore[valid-type]
 Phase = Literal[tuple(str(phase) for phase in engine.Phase if phase != engine.Phase.FINISHED)]  # type: ignore[valid-type]
 
 
@@ -24,11 +31,55 @@ class StorytellerCreateIn(Request):
         description="Storyteller's house rule: the game also ends after the round in which someone reaches this "
         "score (5 to 100).",
     )
+    hand_size: Annotated[
+        int | None,
+        Within("bad_options", _("A hand holds 4 to 8 cards."), HAND_SIZE_MIN, HAND_SIZE_MAX),
+    ] = Field(
+        default=None,
+        description="Storyteller's house rule: cards in a hand, 4 to 8 (default 6, or 7 with three players).",
+    )
+    clue_modes: Annotated[
+        list[ClueMode] | None,
+        Within("bad_options", _("Clue modes are one or more of: words, drawing, sound."), 1, len(CLUE_MODES)),
+    ] = Field(
+        default=None,
+        description="Storyteller's house rule: how a clue may be given, one or more of `words`, `drawing` "
+        '(a picture drawn on the clue form) and `sound` (a short recording); default `["words"]`.',
+    )
+    chat: bool | None = Field(default=None, description="Whether the table may chat during the game (default true).")
 
 
 class StorytellerOptions(Answer):
     deck: int | None = Field(default=None, description="The card deck's id.")
     target_score: int | None = Field(default=None, description="The house rule's score, if chosen.")
+    hand_size: int | None = Field(default=None, description="The house rule's hand size, if chosen.")
+    clue_modes: list[ClueMode] = Field(default=["words"], description="How a clue may be given.")
+    chat: bool = True
+
+
+class StorytellerRules(Answer):
+    """The house rules the game is played by, defaults filled in."""
+
+    hand_size: int = Field(description="Cards in a hand: 4 to 8 (default 6, or 7 with three players).")
+    target_score: int | None = Field(description="The game also ends after the round someone reaches it.")
+    clue_modes: list[ClueMode] = Field(description="How a clue may be given: `words`, `drawing`, `sound`.")
+    chat: bool = Field(description="Whether the table may chat (never during the vote).")
+
+
+class ClueMediaLink(Answer):
+    kind: Literal["drawing", "sound"]
+    url: str = Field(description="The file (PNG or WebP; Ogg, WebM or MP4 audio), for those who may see the game.")
+
+
+class ClueOut(Answer):
+    """A clue: its words (may be empty when it has a drawing or sound) and its drawing or sound."""
+
+    text: str
+    media: ClueMediaLink | None
+
+
+class ClueMediaOut(Answer):
+    id: int = Field(description="Give it as the clue action's `media`.")
 
 
 class Card(Answer):
@@ -55,7 +106,7 @@ class RevealedCard(Card):
 class LastRound(Answer):
     round: int
     storyteller: str | None
-    clue: str | None
+    clue: ClueOut | None = Field(description="Null when the storyteller gave no clue in time.")
     skipped: bool = Field(description="The storyteller gave no clue in time: no cards, no points.")
     storyteller_position: int | None
     table: list[RevealedCard]
@@ -75,8 +126,9 @@ class StorytellerView(GameViewBase):
     kind: Literal["storyteller"]
     phase: Phase | None = Field(description="`clue`, `submit`, `vote`, or null before the start and after the end.")
     options: StorytellerOptions
+    rules: StorytellerRules
     storyteller: str | None
-    clue: str | None
+    clue: ClueOut | None = Field(description="Once given, this round's clue: words, and a drawing or sound.")
     hand: list[Card] = Field(description="The caller's own cards only.")
     table: list[TableCard] = Field(description="In the vote phase; `mine` marks the caller's own card(s).")
     cards_to_submit: int | None = Field(description="How many cards each player hands in: 1, or 2 with 3 players.")

@@ -27,6 +27,7 @@ class StorytellerKind(GameKind):
         player_done="storyteller/partials/player_done.html",
         replay="storyteller/partials/replay.html",
         options="storyteller/partials/options.html",
+        head="storyteller/partials/head.html",
     )
     # The engine's refusals, in words for a person (``games.services.errors``).
     rule_messages = {
@@ -35,11 +36,11 @@ class StorytellerKind(GameKind):
         "already_voted": _("You have already voted this round."),
         "already_submitted": _("You have already handed in your card this round."),
         "bad_position": _("There is no card at that position on the table."),
-        "clue_empty": _("Write a clue first."),
         "clue_too_long": _("That clue is too long."),
         "wrong_card_count": _("Choose the number of cards asked for."),
         "duplicate_cards": _("Choose different cards."),
         "deck_too_small": _("This deck has too few cards for this many players."),
+        "clue_empty": _("Write a clue, or draw or record one, first."),
     }
     invalid_input_codes = frozenset(
         {"clue_empty", "clue_too_long", "wrong_card_count", "bad_position", "duplicate_cards"}
@@ -119,7 +120,10 @@ class StorytellerKind(GameKind):
 
     def record(self, *, game, before, after, now):
         from .services.game import storyteller_record
+        from .services.media import clue_given_check
 
+        # A clue's drawing or sound and the house rules' modes, checked in its transaction: refused, nothing changes.
+        clue_given_check(game=game, before=before, after=after)
         storyteller_record(game=game, before=before, after=after, now=now)
 
     def view(self, *, game, seats, viewer):
@@ -153,6 +157,11 @@ class StorytellerKind(GameKind):
         from .stats import STORYTELLER_STATS
 
         return STORYTELLER_STATS
+
+    def add_api_routes(self, router) -> None:
+        from .views import add_api_routes
+
+        add_api_routes(router)
 
     def load_content(self):
         from .services.decks import decks_load_builtin

@@ -3,6 +3,8 @@
 from games.models import Game, Seat
 from games.selectors.common import replay_players, replay_standings
 from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
+from storyteller.selectors import clue_out
+from storyteller.services.game import storyteller_rules
 
 
 def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
@@ -20,7 +22,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
     rounds = list(
         StorytellerRound.objects.filter(game=game)
         .order_by("number")
-        .values("id", "number", "storyteller", "clue", "skipped")
+        .values("id", "number", "storyteller", "clue", "skipped", "clue_media_id", "clue_media__kind")
     )
     tables: dict[int, list[StorytellerTableCard]] = {}
     for laid in (
@@ -83,7 +85,14 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
             {
                 "number": round_["number"],
                 "storyteller": player(round_["storyteller"]),
-                "clue": round_["clue"],
+                "clue": None
+                if round_["skipped"]
+                else clue_out(
+                    game_id=game.pk,
+                    text=round_["clue"],
+                    media_id=round_["clue_media_id"],
+                    kinds={round_["clue_media_id"]: round_["clue_media__kind"]},
+                ),
                 "outcome": outcome,
                 "votes": votes,
                 "found": found,
@@ -93,4 +102,12 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
         )
     for before, after in zip(replay, replay[1:]):
         before["next"], after["previous"] = after["number"], before["number"]
-    return {"game": game, "players": list(players.values()), "rounds": replay}
+    rules = storyteller_rules(game.options or {}, seats=len(seats))
+    # ``house`` is what the board's line of house rules reads (``view.rules``).
+    return {
+        "game": game,
+        "players": list(players.values()),
+        "rounds": replay,
+        "rules": rules,
+        "house": {"rules": rules},
+    }

@@ -7,6 +7,8 @@ of a revealed round.
 
 import time
 
+from django.urls import reverse
+
 from games.models import Game, Seat
 from games.selectors.common import (
     seat_of,
@@ -16,7 +18,8 @@ from games.selectors.common import (
     view_waiting,
 )
 from storyteller.engine import rules as engine
-from storyteller.models import Card
+from storyteller.models import Card, ClueMedia
+from storyteller.services.game import storyteller_rules
 
 
 def _card(card: dict | None, card_id: int) -> dict:
@@ -58,11 +61,30 @@ class _CardFaces:
 card_faces = _CardFaces()
 
 
+def clue_media_url(*, game_id: int, media_id: int) -> str:
+    """Where a clue's file is served to those who may see the game (pages' session, API's token)."""
+    return reverse("storyteller:clue_media_file", args=[game_id, media_id])
+
+
+def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dict[int, str]) -> dict:
+    """A clue as views show it: its words and its drawing or sound (None: none)."""
+    media = None
+    if media_id is not None and media_id in kinds:
+        media = {"kind": kinds[media_id], "url": clue_media_url(game_id=game_id, media_id=media_id)}
+    return {"text": text or "", "media": media}
+
+
+def _media_kinds(ids) -> dict[int, str]:
+    ids = [media_id for media_id in ids if media_id is not None]
+    return dict(ClueMedia.objects.filter(pk__in=ids).values_list("pk", "kind")) if ids else {}
+
+
 def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     me = seat_of(seats, viewer)
     player = usernames(seats)
 
     view = view_base(game=game, seats=seats, me=me) | {
+        "rules": storyteller_rules(game.options or {}, seats=game.max_seats),
         "storyteller": None,
         "clue": None,
         "hand": [],
@@ -75,9 +97,13 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         return view
 
     state = engine.from_dict(game.state)
+    view["rules"]["hand_size"] = engine.hand_size(state)
+    last = state.last_round
+    media_kinds = _media_kinds({state.clue_media, last.clue_media if last is not None else None})
     view["phase"] = None if state.phase == engine.Phase.FINISHED else str(state.phase)
     view["storyteller"] = player(state.storyteller) if state.storyteller is not None else None
-    view["clue"] = state.clue
+    if state.clue is not None:
+        view["clue"] = clue_out(game_id=game.pk, text=state.clue, media_id=state.clue_media, kinds=media_kinds)
     view["cards_to_submit"] = engine.cards_to_submit(state)
     view["draw_pile"] = len(state.draw_pile)
     view_waiting(view, seats=seats, waiting=sorted(engine.to_act(state)) if view["phase"] else [])
@@ -94,7 +120,6 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
                 wanted.add(my_story_card)
     if state.phase == engine.Phase.VOTE:
         wanted.update(state.table)
-    last = state.last_round
     if last is not None:
         wanted.update(last.table)
     cards = card_faces.get(wanted) if wanted else {}
@@ -130,7 +155,9 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         view["last_round"] = {
             "round": last.round,
             "storyteller": player(last.storyteller),
-            "clue": last.clue,
+            "clue": None
+            if last.skipped
+            else clue_out(game_id=game.pk, text=last.clue, media_id=last.clue_media, kinds=media_kinds),
             "skipped": last.skipped,
             "storyteller_position": storyteller_position,
             "table": [

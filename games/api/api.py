@@ -95,9 +95,17 @@ class FabulaApi(NinjaAPI):
     def _get_urls(self):
         """Ninja's URLs, each answering a body that is not JSON and a method it does not take in the API's format."""
         patterns = super()._get_urls()
+        # Operations with a file parameter (a kind's upload, such as a drawn clue) take a multipart body.
+        uploads = {
+            operation.view_func.__name__
+            for bound in self._get_bound_routers()
+            for path_view in bound.path_operations.values()
+            for operation in path_view.operations
+            if any(getattr(model, "__ninja_param_source__", None) == "file" for model in operation.models)
+        }
         for pattern in patterns:
             only_reads = pattern.name in DOCUMENTS  # the document, its page, the root: not ninja operations
-            pattern.callback = _guarded(pattern.callback, only_reads=only_reads)
+            pattern.callback = _guarded(pattern.callback, only_reads=only_reads, upload=pattern.name in uploads)
         return patterns
 
     def get_openapi_schema(self, *args, **kwargs):
@@ -290,18 +298,21 @@ def on_unexpected(request, exc):
     return error_response(request, 500, "server_error", _("Something went wrong on our side."))
 
 
-def _guarded(view, *, only_reads: bool):
+def _guarded(view, *, only_reads: bool, upload: bool = False):
     """``view``, refusing a body that is not JSON (415) and answering a method it does not take (405) as errors.
 
     Only JSON: a browser sends a form or ``text/plain`` from any site without asking
     first (no CORS preflight), so a JSON body in another type could act for a visitor.
+    An ``upload`` takes ``multipart/form-data`` too: it acts only with a bearer token,
+    which no other site's page can send.
     """
+    types = ("application/json", "multipart/form-data") if upload else ("application/json",)
 
     @functools.wraps(view)
     def guarded(request, *args, **kwargs):
         if only_reads and request.method not in ("GET", "HEAD"):
             return _not_allowed(request, "GET, HEAD")
-        if _has_body(request) and request.content_type.lower() != "application/json":
+        if _has_body(request) and request.content_type.lower() not in types:
             return error_response(
                 request,
                 415,

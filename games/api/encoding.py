@@ -1,7 +1,7 @@
 """Between the selectors' and services' Python values and the API's JSON.
 
 Card ids are integers inside; the API gives them as strings (and takes strings
-or integers: ``games.actions.Id``). Image URLs go out absolute. Nothing here
+or integers: ``games.actions.Id``). Image and file URLs go out absolute. Nothing here
 knows a game's rules: a card is any object with an ``image``.
 """
 
@@ -21,6 +21,8 @@ def _encode(value, request):
             if "id" in value:
                 out["id"] = str(value["id"])
             out["image"] = request.build_absolute_uri(value["image"]) if value["image"] else ""
+        if isinstance(value.get("url"), str) and value["url"].startswith("/"):  # a file of the site's (a clue's)
+            out["url"] = request.build_absolute_uri(value["url"])
         return out
     if isinstance(value, (list, tuple)):
         return [_encode(item, request) for item in value]

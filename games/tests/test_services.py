@@ -144,7 +144,7 @@ class TestPlay:
         view = view_for(game, users[0])
         assert view["phase"] == "submit"
         assert view["storyteller"] == second.username
-        assert view["clue"] == "A long way home"
+        assert view["clue"] == {"text": "A long way home", "media": None}
         assert set(view["waiting_for"]) == {users[0].username, users[1].username, users[3].username}
         assert Move.objects.get(game=game, kind="clue").seat.user == second
 

@@ -57,7 +57,7 @@ class TestReplay:
             ]
 
         first, second, third, fourth = replay["rounds"]
-        assert (first["number"], first["storyteller"]["name"], first["clue"], first["outcome"]) == (
+        assert (first["number"], first["storyteller"]["name"], first["clue"]["text"], first["outcome"]) == (
             1,
             "Ann",
             "A door to nowhere",

@@ -41,9 +41,13 @@ CardId = int
 
 CLUE_MAX_LENGTH = 200
 MAX_SEATS = 6
+HAND_SIZE_MIN = 4  # a house rule's hand: 4 to 8 cards
+HAND_SIZE_MAX = 8
 # Version of the to_dict() layout. 2: Options lost "hand_size" (never set by the
-# site; schema 1 states, where it is null, still load).
-SCHEMA = 2
+# site; schema 1 states, where it is null, still load). 3: Options has "hand_size"
+# again (a house rule), State and RoundResult a "clue_media"; schema 2 states load
+# with their defaults (None).
+SCHEMA = 3
 
 
 class Phase(StrEnum):
@@ -64,6 +68,7 @@ class Rng(Protocol):
 @dataclass(frozen=True)
 class Options:
     target_score: int | None = None  # house rule: also ends the game after the round it is reached
+    hand_size: int | None = None  # house rule: cards in a hand (None: 6, or 7 with 3 players)
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,7 @@ class RoundResult:
     votes: dict[int, int]  # voter seat -> position voted (abstainers absent)
     points: dict[int, int]  # every seat -> points gained this round (0 included)
     skipped: bool  # the storyteller gave no clue in time: no cards, no points
+    clue_media: int | None = None  # a drawn or sung clue's media id (the site's), beside or instead of words
 
 
 @dataclass(frozen=True)
@@ -101,14 +107,15 @@ class State:
     resigned: frozenset[int]
     last_round: RoundResult | None
     history: tuple[RoundResult, ...]  # every finished round, in order
+    clue_media: int | None = None  # this round's drawn or sung clue (a media id), with ``clue``
 
 
 # --- reading a state -------------------------------------------------------------
 
 
 def hand_size(state: State) -> int:
-    """6 cards, or 7 with 3 players."""
-    return _hand_size(state.seats)
+    """The house rule's hand size, else 6 cards, or 7 with 3 players."""
+    return _hand_size(state.seats, state.options)
 
 
 def cards_to_submit(state: State) -> int:
@@ -202,7 +209,7 @@ def new_game(*, seats: int, deck: Sequence[CardId], rng: Rng, options: Options =
         raise RuleError("bad_deck", "Card ids must be integers.")
     if len(set(cards)) != len(cards):
         raise RuleError("bad_deck", "The deck holds the same card twice.")
-    size = _hand_size(seats)
+    size = _hand_size(seats, options)
     if len(cards) < size * seats:
         raise RuleError("deck_too_small", f"The deck needs at least {size * seats} cards for this game.")
     rng.shuffle(cards)
@@ -234,7 +241,8 @@ def new_game(*, seats: int, deck: Sequence[CardId], rng: Rng, options: Options =
     )
 
 
-def give_clue(state: State, *, seat: int, card: CardId, text: str) -> State:
+def give_clue(state: State, *, seat: int, card: CardId, text: str, media: int | None = None) -> State:
+    """The clue: words, or a drawing or sound (``media``, an id the site checked) with or without words."""
     _check_seat(state, seat)
     if state.round == 1 and state.phase == Phase.SUBMIT and seat not in (state.storyteller, *state.submissions):
         # Beaten in the race for the first clue: the clue stands, this seat hands in a card for it.
@@ -245,8 +253,10 @@ def give_clue(state: State, *, seat: int, card: CardId, text: str) -> State:
         raise RuleError("not_your_turn", "Only the storyteller gives the clue.")
     if not isinstance(text, str):
         raise RuleError("bad_action", "A clue is text.")
+    if media is not None and not _is_int(media):
+        raise RuleError("bad_action", "A clue's media is an id.")
     clue = text.strip()
-    if not clue:
+    if not clue and media is None:
         raise RuleError("clue_empty", "The clue is empty.")
     if len(clue) > CLUE_MAX_LENGTH:
         raise RuleError("clue_too_long", f"A clue has at most {CLUE_MAX_LENGTH} characters.")
@@ -257,6 +267,7 @@ def give_clue(state: State, *, seat: int, card: CardId, text: str) -> State:
         phase=Phase.SUBMIT,
         storyteller=seat,
         clue=clue,
+        clue_media=media,
         storyteller_card=card,
         hands=_without(state.hands, seat, (card,)),
         misses=seating.clear_misses(state.misses, seat),
@@ -356,10 +367,10 @@ def apply(state: State, *, seat: int, action: dict, rng: Rng) -> State:
         raise RuleError("bad_action", "An action is an object with a type.")
     kind = action.get("type")
     keys = set(action)
-    if kind == "clue" and keys == {"type", "card", "text"}:
-        card, text = action["card"], action["text"]
-        if _is_int(card) and isinstance(text, str):
-            return give_clue(state, seat=seat, card=card, text=text)
+    if kind == "clue" and keys in ({"type", "card", "text"}, {"type", "card", "text", "media"}):
+        card, text, media = action["card"], action["text"], action.get("media")
+        if _is_int(card) and isinstance(text, str) and (media is None or _is_int(media)):
+            return give_clue(state, seat=seat, card=card, text=text, media=media)
     elif kind == "submit" and keys == {"type", "cards"}:
         cards = action["cards"]
         if isinstance(cards, (list, tuple)) and all(_is_int(c) for c in cards):
@@ -405,7 +416,9 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _hand_size(seats: int) -> int:
+def _hand_size(seats: int, options: Options = Options()) -> int:
+    if options.hand_size is not None:
+        return options.hand_size
     return 7 if seats == 3 else 6
 
 
@@ -417,6 +430,9 @@ def _check_options(options: Options) -> None:
     target = options.target_score
     if target is not None and (not _is_int(target) or target < 1):
         raise RuleError("bad_options", "A target score is a positive number.")
+    size = options.hand_size
+    if size is not None and (not _is_int(size) or not HAND_SIZE_MIN <= size <= HAND_SIZE_MAX):
+        raise RuleError("bad_options", f"A hand holds {HAND_SIZE_MIN} to {HAND_SIZE_MAX} cards.")
 
 
 def _check_seat(state: State, seat: int) -> None:
@@ -501,7 +517,7 @@ def _start_next_round(state: State) -> State:
 
 
 def _no_round_in_play() -> dict[str, Any]:
-    return {"clue": None, "storyteller_card": None, "submissions": {}, "table": (), "votes": {}}
+    return {"clue": None, "clue_media": None, "storyteller_card": None, "submissions": {}, "table": (), "votes": {}}
 
 
 def _lose_turn(state: State) -> State:
@@ -539,6 +555,7 @@ def _finish_round(state: State) -> State:
         round=state.round,
         storyteller=state.storyteller,
         clue=state.clue,
+        clue_media=state.clue_media,
         storyteller_card=state.storyteller_card,
         table=state.table,
         owners=owners,

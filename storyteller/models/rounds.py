@@ -31,6 +31,14 @@ class StorytellerRound(models.Model):
         "games.Seat", on_delete=models.CASCADE, related_name="storyteller_rounds", verbose_name=_("storyteller")
     )
     clue = models.CharField(_("clue"), max_length=200, blank=True)
+    clue_media = models.ForeignKey(
+        "storyteller.ClueMedia",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("drawn or sung clue"),
+    )
     storyteller_card = models.ForeignKey(
         "storyteller.Card",
         on_delete=models.PROTECT,

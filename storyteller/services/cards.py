@@ -76,23 +76,24 @@ class CardImport:
 # --- choosing a deck ---------------------------------------------------------------
 
 
-def storyteller_cards_needed(seats: int) -> int:
+def storyteller_cards_needed(seats: int, hand_size: int | None = None) -> int:
     """Cards a deck must hold in play to deal a game of ``seats`` players.
 
     The engine deals every hand at the start (rules: 7 cards each with 3
-    players, 6 otherwise) and refuses a smaller deck; a test keeps the two agreeing.
+    players, 6 otherwise; or the house rule's ``hand_size``) and refuses a smaller
+    deck; a test keeps the two agreeing.
     """
-    return (7 if seats == 3 else 6) * seats
+    return (hand_size or (7 if seats == 3 else 6)) * seats
 
 
-def deck_for_new_game(*, deck: Deck | None, seats: int) -> Deck:
+def deck_for_new_game(*, deck: Deck | None, seats: int, hand_size: int | None = None) -> Deck:
     """The deck a new Storyteller game for ``seats`` players will be dealt from.
 
     Without a choice: the illustrated deck if it can deal the game, otherwise the
     oldest active deck that can. Raises ``GameError`` for a retired deck or one
     with too few cards in play.
     """
-    needed = storyteller_cards_needed(seats)
+    needed = storyteller_cards_needed(seats, hand_size)
     if deck is None:
         playable = Deck.objects.filter(is_active=True).with_card_counts().filter(cards_in_play__gte=needed)
         deck = playable.filter(slug=DEFAULT_DECK_SLUG).first() or playable.order_by("pk").first()

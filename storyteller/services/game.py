@@ -22,36 +22,78 @@ from .cards import deck_for_new_game
 
 TARGET_SCORE_MIN = 5
 TARGET_SCORE_MAX = 100
+HAND_SIZE_MIN = engine.HAND_SIZE_MIN
+HAND_SIZE_MAX = engine.HAND_SIZE_MAX
+# How a clue may be given (rules: the mime or song variant, online a drawing or a sound).
+CLUE_MODES = ("words", "drawing", "sound")
+DEFAULT_CLUE_MODES = ["words"]
 
 
 def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
     """A new game's options, checked: ``deck`` (a deck's id; default: the illustrated
-    deck), ``target_score`` (a house rule: also end at this score, 5 to 100)."""
+    deck) and the house rules: ``target_score`` (also end at this score, 5 to 100),
+    ``hand_size`` (4 to 8 cards; default 6, 7 with 3 players), ``clue_modes`` (how a
+    clue may be given: a non-empty subset of words, drawing, sound; default words)
+    and ``chat`` (the table talks; default on)."""
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
-        if (
-            not isinstance(target, int)
-            or isinstance(target, bool)
-            or not TARGET_SCORE_MIN <= target <= TARGET_SCORE_MAX
-        ):
+        if not _is_int(target) or not TARGET_SCORE_MIN <= target <= TARGET_SCORE_MAX:
             raise GameError("bad_options", _("A target score is from 5 to 100 points."), "invalid")
         cleaned["target_score"] = target
+    size = options.get("hand_size")
+    if size not in (None, ""):
+        if not _is_int(size) or not HAND_SIZE_MIN <= size <= HAND_SIZE_MAX:
+            raise GameError("bad_options", _("A hand holds 4 to 8 cards."), "invalid")
+        cleaned["hand_size"] = size
+    cleaned["clue_modes"] = clue_modes_clean(options.get("clue_modes"))
+    chat = options.get("chat", True)
+    if not isinstance(chat, bool):
+        raise GameError("bad_options", _("Chat is on or off."), "invalid")
+    cleaned["chat"] = chat
     deck = options.get("deck")
     if deck not in (None, "") and not isinstance(deck, Deck):
-        if not isinstance(deck, int) or isinstance(deck, bool):
+        if not _is_int(deck):
             raise GameError("bad_options", _("There is no such card deck."), "invalid")
         deck = Deck.objects.filter(pk=deck).first()
         if deck is None:
             raise GameError("bad_options", _("There is no such card deck."), "invalid")
-    cleaned["deck"] = deck_for_new_game(deck=deck or None, seats=max_seats).pk
+    # Enough cards for the house rule's hand, or the usual one, at every seat.
+    cleaned["deck"] = deck_for_new_game(deck=deck or None, seats=max_seats, hand_size=cleaned.get("hand_size")).pk
     return cleaned
+
+
+def clue_modes_clean(modes) -> list[str]:
+    """A game's clue modes: a non-empty list of ``CLUE_MODES``, in their order (default: words only)."""
+    if modes is None:
+        return list(DEFAULT_CLUE_MODES)
+    if (
+        not isinstance(modes, (list, tuple))
+        or not modes
+        or any(not isinstance(mode, str) or mode not in CLUE_MODES for mode in modes)
+    ):
+        raise GameError("bad_options", _("Clue modes are one or more of: words, drawing, sound."), "invalid")
+    return [mode for mode in CLUE_MODES if mode in modes]
+
+
+def storyteller_rules(options: dict, *, seats: int) -> dict:
+    """A game's house rules as its views show them (a game of before the house rules: the defaults)."""
+    return {
+        "hand_size": options.get("hand_size") or (7 if seats == 3 else 6),
+        "target_score": options.get("target_score"),
+        "clue_modes": list(options.get("clue_modes") or DEFAULT_CLUE_MODES),
+        "chat": options.get("chat", True),
+    }
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def storyteller_new_state(*, game: Game, seats: int, rng) -> engine.State:
     """Deal a game from the deck its options name (chosen when it was created)."""
     card_ids = list(Card.objects.in_play().filter(deck_id=game.options.get("deck")).values_list("id", flat=True))
-    options = engine.Options(target_score=game.options.get("target_score"))
+    options = engine.Options(target_score=game.options.get("target_score"), hand_size=game.options.get("hand_size"))
     try:
         return engine.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
     except RuleError as error:
@@ -95,6 +137,7 @@ def _record_rounds(game: Game, before, after, now) -> None:
             storyteller=result.storyteller,
             storyteller_seat_id=seat_ids[result.storyteller],
             clue=result.clue or "",
+            clue_media_id=result.clue_media,
             storyteller_card_id=result.storyteller_card,
             skipped=result.skipped,
             # The JSON record of before the rows: written still, read by nothing.

@@ -36,7 +36,7 @@ class TestPlay:
         game_id, users = seated(4)
         view = give_clue(game_id, users)
         assert view["phase"] == "submit" and view["storyteller"] == users[0][0].username
-        assert view["clue"] == "a quiet storm" and view["you"]["to_act"] is False
+        assert view["clue"] == {"text": "a quiet storm", "media": None} and view["you"]["to_act"] is False
         submit_all(game_id, users)
         vote_views = views(game_id, users)
         assert {v["phase"] for v in vote_views} == {"vote"}
@@ -48,7 +48,7 @@ class TestPlay:
         view = users[0][1].get(f"/games/{game_id}").json()
         assert view["round"] == 2 and view["phase"] == "clue" and view["storyteller"] == users[1][0].username
         last = view["last_round"]
-        assert last["round"] == 1 and last["clue"] == "a quiet storm" and len(last["table"]) == 4
+        assert last["round"] == 1 and last["clue"]["text"] == "a quiet storm" and len(last["table"]) == 4
         assert sum(last["points"].values()) == sum(p["score"] for p in view["players"])
         assert {card["owner"] for card in last["table"]} == {user.username for user, _client in users}
         assert all(isinstance(card["id"], str) for card in last["table"])

@@ -62,8 +62,14 @@ class TestCreate:
         view = client.post("/games", {"seats": 3, "phase_seconds": 7200, "target_score": 10}).json()
         game = Game.objects.get(pk=view["id"])
         # Without a deck chosen, the game deals from a playable deck, named in its options.
-        assert game.phase_seconds == 7200 and game.options == {"target_score": 10, "deck": deck.pk}
+        assert game.phase_seconds == 7200 and game.options == {
+            "target_score": 10,
+            "deck": deck.pk,
+            "clue_modes": ["words"],
+            "chat": True,
+        }
         assert view["options"] == game.options
+        assert view["rules"] == {"hand_size": 7, "target_score": 10, "clue_modes": ["words"], "chat": True}
 
     @pytest.mark.parametrize(
         "body,code",

@@ -20,9 +20,20 @@ SCHEMA_1 = json.loads((Path(__file__).parent / "fixtures" / "states_schema1.json
 
 
 def as_written_today(data: dict) -> dict:
-    """What today's ``to_dict`` writes for a schema 1 state: no hand size, schema 2."""
-    options = {key: value for key, value in data["options"].items() if key != "hand_size"}
-    return {**data, "schema": st.SCHEMA, "options": options}
+    """What today's ``to_dict`` writes for a schema 1 state: no house rule hand size, no drawn or sung clue."""
+    options = {**data["options"], "hand_size": None}
+
+    def result(item):
+        return None if item is None else {**item, "clue_media": None}
+
+    return {
+        **data,
+        "schema": st.SCHEMA,
+        "options": options,
+        "last_round": result(data["last_round"]),
+        "history": [result(item) for item in data["history"]],
+        "clue_media": None,
+    }
 
 
 def test_the_fixture_covers_every_phase_and_the_rare_cases():

@@ -1,0 +1,12 @@
+"""Storyteller's own pages beside the games' (mounted under ``games/``): drawn and sung clues."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "storyteller"
+
+urlpatterns = [
+    path("<int:game_id>/clue-media/", views.clue_media_create_page, name="clue_media_create"),
+    path("<int:game_id>/clue-media/<int:media_id>/", views.clue_media_file, name="clue_media_file"),
+]

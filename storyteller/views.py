@@ -1,0 +1,81 @@
+"""Drawn and sung clues over HTTP: the upload (API and pages) and the file, for those who may see the game.
+
+Each handler makes one service call and maps its errors to an answer.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from ninja import File, Router, Status
+from ninja.files import UploadedFile
+
+from accounts.services import token_authenticate
+from games.api.errors import errors
+from games.api.limits import rate_hit
+from games.services.errors import GameError
+
+from .api import ClueMediaOut
+from .services.media import MAX_SOUND_BYTES, clue_media_for_viewer, clue_media_upload
+
+STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
+
+
+def _read(upload) -> bytes:
+    """The upload's bytes; a file larger than any allowed is refused unread."""
+    if upload is None:
+        raise GameError("bad_media", _("Send the drawing or sound as the form field “file”."), "invalid")
+    if upload.size is not None and upload.size > MAX_SOUND_BYTES:
+        raise GameError("bad_media", _("A drawing is at most 512 KB, a sound at most 1 MB."), "invalid")
+    return upload.read(MAX_SOUND_BYTES + 1)
+
+
+def add_api_routes(router: Router) -> None:
+    """Storyteller's own endpoints, beside the games'."""
+
+    @router.post(
+        "/games/{int:game_id}/clue-media",
+        summary="Upload a drawn or sung clue",
+        response={201: ClueMediaOut, **errors(400, 401, 403, 404, 409, 429)},
+        tags=["storyteller"],
+    )
+    def clue_media_create(request, game_id: int, file: UploadedFile = File(...)):
+        """Storyteller, where the game's `rules.clue_modes` allow: a drawing (PNG or WebP, at most 512 KB) or a
+        sound (Ogg, WebM or MP4 audio, at most 1 MB and 20 seconds) for the clue you are to give now, as the
+        multipart form field `file`. The type is read from the bytes; anything else is 400 `bad_media`, a mode
+        the game does not allow 400 `mode_not_allowed`. Then give the clue with `"media": <id>`."""
+        rate_hit("actions", str(request.auth.pk))
+        media = clue_media_upload(game_id=game_id, user=request.user, data=_read(file))
+        return Status(201, {"id": media.pk})
+
+
+@login_required
+@require_POST
+def clue_media_create_page(request, game_id: int):
+    """The pages' upload (session and CSRF token): the same as the API's, answered in its JSON format."""
+    try:
+        media = clue_media_upload(game_id=game_id, user=request.user, data=_read(request.FILES.get("file")))
+    except GameError as error:
+        status = STATUS_OF_KIND.get(error.kind, 409)
+        return JsonResponse({"error": {"code": error.code, "message": str(error.message)}}, status=status)
+    return JsonResponse({"id": media.pk}, status=201)
+
+
+@require_GET
+def clue_media_file(request, game_id: int, media_id: int):
+    """A clue's drawing or sound, with its type, for whoever may see the game: a page's session, or an API
+    client's bearer token. Anyone else, and an upload not given as a clue, gets 404."""
+    user = request.user
+    header = request.headers.get("Authorization", "")
+    if not user.is_authenticated and header.startswith("Bearer "):
+        token = token_authenticate(raw=header.removeprefix("Bearer ").strip())
+        user = token.user if token is not None else user
+    try:
+        media = clue_media_for_viewer(game_id=game_id, media_id=media_id, user=user)
+    except GameError:
+        raise Http404("no such clue media") from None
+    response = FileResponse(media.file.open("rb"), content_type=media.content_type)
+    response["Cache-Control"] = "private, max-age=3600"
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
