@@ -6,6 +6,7 @@ Every answer must parse into the generated models and give back the same JSON
 """
 
 import importlib
+import io
 import json
 import random
 import subprocess
@@ -18,6 +19,7 @@ from django.core.wsgi import get_wsgi_application
 
 from games.models import Game
 from games.tests.factories import deck_with_cards
+from storyteller.tests.media_files import png
 from think_alike.tests.content import small_content
 
 from .openapi import document
@@ -154,6 +156,31 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
 
     refused = guest.games("games_act", game_id=game.id, body=models.Vote(type_="vote", position=1))
     assert refused.status_code == 409 and refused.parsed.error.code == "wrong_phase"
+
+    # A drawn clue where the house rules allow one: uploaded as multipart, then named by the clue.
+    modes = models.GameCreateInClueModesType0Item
+    drawn = host.games(
+        "games_create",
+        body=models.GameCreateIn(
+            kind=models.GameCreateInKind.STORYTELLER, seats=3, clue_modes=[modes.WORDS, modes.DRAWING]
+        ),
+    ).parsed
+    for player in (guest, third):
+        player.games("games_join", game_id=drawn.id)
+    upload = host.call(
+        operation("storyteller", "clue_media_create"),
+        client=host.client,
+        game_id=drawn.id,
+        body=models.ClueMediaCreateFileParams(
+            file=generated.types.File(payload=io.BytesIO(png()), file_name="clue.png", mime_type="image/png")
+        ),
+    )
+    assert upload.status_code == 201 and upload.parsed.id
+    card = host.view(drawn.id).hand[0].id
+    given = host.games(
+        "games_act", game_id=drawn.id, body=models.Clue(type_="clue", card=card, text="", media=upload.parsed.id)
+    )
+    assert given.status_code == 200 and given.parsed.clue.media.kind == "drawing"
 
     rng = random.Random(7)
     for _ in range(200):

@@ -85,6 +85,7 @@ def test_the_schema_documents_every_endpoint(client):
         ("DELETE", f"{API}/games/{{game_id}}/chat/mutes/{{username}}"),
         ("POST", f"{API}/games/{{game_id}}/chat/{{message_id}}/report"),
         ("POST", f"{API}/games/{{game_id}}/bots"),
+        ("POST", f"{API}/games/{{game_id}}/clue-media"),
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["StorytellerView"]["properties"]
