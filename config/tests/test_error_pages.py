@@ -59,3 +59,12 @@ def test_the_500_page_needs_no_database(rf, django_assert_num_queries):
     with django_assert_num_queries(0):
         response = server_error(request)
     assert response.status_code == 500 and b"Something went wrong" in response.content
+
+
+def test_a_form_without_its_csrf_token_answers_the_sites_403():
+    """Django's own CSRF page brings an inline style element, which the Content-Security-Policy refuses."""
+    response = Client(enforce_csrf_checks=True).post(reverse("login"), {"username": "a", "password": "b"})
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "The form had expired" in page and 'class="site-header"' in page
+    assert "<style" not in page
