@@ -17,10 +17,13 @@ them against a test server to play whole games.
 import argparse
 import json
 import random
+import struct
 import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
+import zlib
 
 WORDS = [
     "dream",
@@ -85,6 +88,61 @@ class Api:
     def post(self, path: str, body: dict | None = None):
         return self.call("POST", path, body if body is not None else {})
 
+    def upload(self, path: str, data: bytes, *, filename: str, content_type: str):
+        """POST one file as the multipart form field ``file`` (a drawn or sung clue)."""
+        boundary = uuid.uuid4().hex
+        body = (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
+                f"Content-Type: {content_type}\r\n\r\n"
+            ).encode()
+            + data
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
+        request = urllib.request.Request(self.base + path, data=body, method="POST")
+        request.add_header("Content-Type", f"multipart/form-data; boundary={boundary}")
+        request.add_header("Accept", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            detail = json.loads(error.read())["error"]
+            raise ApiError(error.code, detail["code"], detail["message"]) from None
+
+
+def silent_webm(seconds: int) -> bytes:
+    """A WebM with one audio track and empty blocks a second apart: a bot's "sound" (its length only)."""
+
+    def element(element_id: bytes, payload: bytes) -> bytes:
+        return element_id + b"\x01" + len(payload).to_bytes(7, "big") + payload
+
+    header = element(b"\x1a\x45\xdf\xa3", element(b"\x42\x82", b"webm"))
+    info = element(b"\x15\x49\xa9\x66", element(b"\x2a\xd7\xb1", (1_000_000).to_bytes(3, "big")))
+    tracks = element(b"\x16\x54\xae\x6b", element(b"\xae", element(b"\x83", b"\x02")))
+    clusters = b"".join(
+        element(
+            b"\x1f\x43\xb6\x75", element(b"\xe7", (1000 * n).to_bytes(4, "big")) + element(b"\xa3", b"\x81\x00\x00\x80")
+        )
+        for n in range(seconds + 1)
+    )
+    return header + element(b"\x18\x53\x80\x67", info + tracks + clusters)
+
+
+def scribble_png(rng: random.Random, width: int = 64, height: int = 48) -> bytes:
+    """A small PNG of random coloured stripes: a bot's "drawing" (standard library only)."""
+    rows = b""
+    for _ in range(height):
+        colour = bytes(rng.randrange(256) for _ in range(3))
+        rows += b"\x00" + colour * width
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
 
 def sign_up(api: Api, *, username: str, password: str, email: str | None = None) -> bool:
     """Create the account; False if the username is taken (perhaps by ourselves, earlier)."""
@@ -148,6 +206,8 @@ def choose_action(view: dict, rng: random.Random) -> dict | None:
     phase = view["phase"]
     if phase == "clue":
         action = {"type": "clue", "card": rng.choice(hand), "text": rng.choice(WORDS)}
+        if "words" not in view["rules"]["clue_modes"]:
+            action["text"] = ""  # the house rules want a drawing (or a sound): play_turn uploads one
     elif phase == "submit":
         action = {"type": "submit", "cards": rng.sample(hand, view.get("cards_to_submit") or 1)}
     elif phase == "vote":
@@ -193,6 +253,12 @@ def play_turn(api: Api, game_id: int, rng: random.Random) -> dict:
     if action is None:
         return view
     try:
+        if action["type"] == "clue" and not action["text"]:
+            if "drawing" in view["rules"]["clue_modes"]:
+                data, name, kind = scribble_png(rng), "clue.png", "image/png"
+            else:
+                data, name, kind = silent_webm(seconds=3), "clue.webm", "audio/webm"
+            action["media"] = api.upload(f"/games/{game_id}/clue-media", data, filename=name, content_type=kind)["id"]
         return api.post(f"/games/{game_id}/actions", action)
     except ApiError as error:
         if error.status == 409:  # the game moved on (a deadline, another player): look again next time
@@ -226,7 +292,11 @@ def describe(view: dict) -> str:
         return f"game {view['id']} is over: winners {', '.join(view['winners'])} ({scores})"
     if view["status"] != "active":
         return f"game {view['id']}: waiting for players ({len(view['players'])} seated)"
-    return f"game {view['id']} round {view['round']} {view['phase']}: {scores}"
+    clue = view.get("clue") or {}  # Storyteller: {"text", "media": {"kind", "url"} or null}
+    said = f" clue {clue['text']!r}" if clue.get("text") else ""
+    if clue.get("media"):
+        said += f" ({clue['media']['kind']}: {clue['media']['url']})"
+    return f"game {view['id']} round {view['round']} {view['phase']}{said}: {scores}"
 
 
 def main(argv=None) -> int:
