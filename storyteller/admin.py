@@ -13,7 +13,15 @@ from django.utils.translation import ngettext
 
 from games.admin import GameListFilter, ReadOnlyInline
 
-from .models import Card, Deck, StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
+from .models import (
+    Card,
+    ClueMedia,
+    Deck,
+    StorytellerRound,
+    StorytellerRoundScore,
+    StorytellerTableCard,
+    StorytellerVote,
+)
 from .services.cards import (
     MAX_IMAGE_BYTES,
     MAX_ZIP_BYTES,
@@ -460,3 +468,68 @@ class StorytellerRoundAdmin(admin.ModelAdmin):
     @admin.display(description=_("storyteller"), ordering="storyteller")
     def storyteller_column(self, round_):
         return _seat(round_.storyteller_seat)
+
+
+@admin.register(ClueMedia)
+class ClueMediaAdmin(admin.ModelAdmin):
+    """Drawn and sung clues: seen and heard here, removed (file and row) by an admin who may delete them."""
+
+    list_display = ("id", "kind", "game_link", "uploader", "size", "duration", "created_at")
+    list_filter = ("kind", "created_at")
+    search_fields = ("game__id", "seat__user__username")
+    list_select_related = ("game", "seat__user")
+    readonly_fields = ("game", "seat", "kind", "content_type", "size", "duration", "created_at", "preview")
+    fields = readonly_fields
+    actions = ["delete_selected"]
+
+    def has_add_permission(self, request):
+        return False  # uploaded by players only, through the clue form or the API
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("game"))
+    def game_link(self, obj):
+        return format_html('<a href="{}">#{}</a>', obj.game.get_absolute_url(), obj.game_id)
+
+    @admin.display(description=_("uploaded by"))
+    def uploader(self, obj):
+        return obj.seat.user.username
+
+    @admin.display(description=_("preview"))
+    def preview(self, obj):
+        url = reverse("admin:storyteller_cluemedia_file", args=[obj.pk])
+        if obj.kind == ClueMedia.Kind.DRAWING:
+            return format_html('<img src="{}" alt="{}" width="480">', url, _("the drawn clue"))
+        return format_html('<audio controls preload="none" src="{}"></audio>', url)
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:pk>/file/",
+                self.admin_site.admin_view(self.file_view),
+                name="storyteller_cluemedia_file",
+            ),
+            *super().get_urls(),
+        ]
+
+    def file_view(self, request, pk: int):
+        from django.http import FileResponse
+
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        media = get_object_or_404(ClueMedia, pk=pk)
+        response = FileResponse(media.file.open("rb"), content_type=media.content_type)
+        response["X-Content-Type-Options"] = "nosniff"
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+    def delete_model(self, request, obj):
+        from .services.media import clue_media_delete
+
+        clue_media_delete(queryset=ClueMedia.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        from .services.media import clue_media_delete
+
+        clue_media_delete(queryset=queryset)

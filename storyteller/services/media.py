@@ -297,3 +297,15 @@ def clue_media_for_viewer(*, game_id, media_id, user) -> ClueMedia:
     if not given:  # an upload not (yet) a clue: nobody else's business
         raise missing
     return media
+
+
+def clue_media_delete(*, queryset) -> int:
+    """Remove clue media, rows and files (an admin's decision): the clues that named them lose their drawing
+    or sound and keep their words. The files go once the rows are gone for good."""
+    media = list(queryset)
+    names = [item.file.name for item in media if item.file]
+    storage = ClueMedia._meta.get_field("file").storage
+    with transaction.atomic():
+        ClueMedia.objects.filter(pk__in=[item.pk for item in media]).delete()
+        transaction.on_commit(lambda: [storage.delete(name) for name in names])
+    return len(media)
