@@ -40,10 +40,8 @@ class StorytellerOptionsForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def clean_clue_modes(self):
-        modes = self.cleaned_data.get("clue_modes")
-        if not modes:
-            raise forms.ValidationError(_("Choose at least one way to give a clue."))
-        return modes
+        # None ticked is the usual game: clues in words.
+        return self.cleaned_data.get("clue_modes") or ["words"]
 
     def options(self) -> dict:
         """The options for ``game_create``, from a valid form."""

@@ -65,6 +65,7 @@ class ThinkAlikeCreateIn(Request):
         description="Think Alike, board `course`: 16 field ids (`GET /think-alike/fields`), the start field first, "
         "in order around the circle.",
     )
+    chat: bool | None = Field(default=None, description="Whether the table may chat during the game (default true).")
     lang: Lang | None = Field(
         default=None,
         description="Think Alike: the language of the task cards and fields, and of matching answers: "
@@ -97,6 +98,19 @@ class ThinkAlikeOptions(Answer):
     board: BoardWay | None = None
     course: list[int] | None = None
     lang: Lang | None = None
+    chat: bool = True
+
+
+class ThinkAlikeRules(Answer):
+    """The options the game is played by, defaults filled in, and whether the table may chat."""
+
+    stop: Stop
+    target: int | None = Field(description="Stop `points`: the score to reach (null: players × 6 at the start).")
+    count: int | None
+    minutes: int | None
+    board: BoardWay
+    lang: Lang
+    chat: bool
 
 
 class StopOut(Answer):
@@ -235,6 +249,7 @@ class ThinkAlikeView(GameViewBase):
         "and after the end."
     )
     options: ThinkAlikeOptions
+    rules: ThinkAlikeRules
     lang: Lang
     stop: StopOut
     tasks_left: int = Field(default=0, description="Once started: the task cards left.")

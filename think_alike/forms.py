@@ -63,6 +63,8 @@ class ThinkAlikeOptionsForm(forms.Form):
         required=False,
     )
 
+    chat = forms.BooleanField(label=_("Table talk (chat)"), initial=True, required=False)
+
     def __init__(self, *args, lang: str = "en", **kwargs):
         """The cards' language is the creator's unless they choose another: the active language (the
         request's) where it is a content language, else ``lang``."""
@@ -97,7 +99,7 @@ class ThinkAlikeOptionsForm(forms.Form):
         return {"start": start.text(label_lang) if start else "", "places": places, "palette": self.course_palette}
 
     def think_alike_fields(self):
-        return [self[name] for name in ("lang", "stop", "target", "count", "minutes", "board")]
+        return [self[name] for name in ("lang", "stop", "target", "count", "minutes", "board", "chat")]
 
     def clean(self):
         data = super().clean()
@@ -117,7 +119,7 @@ class ThinkAlikeOptionsForm(forms.Form):
         data = self.cleaned_data
         stop = data.get("stop") or "points"
         lang = data.get("lang") or self.fields["lang"].initial
-        options = {"stop": stop, "board": data.get("board") or "random", "lang": lang}
+        options = {"stop": stop, "board": data.get("board") or "random", "lang": lang, "chat": bool(data.get("chat"))}
         if stop == "points":
             options["target"] = data.get("target")
         elif stop == "tasks":

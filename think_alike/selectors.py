@@ -33,11 +33,25 @@ def _task(state: engine.State, task_id: int | None) -> dict | None:
     return {"id": str(t.id), "text": t.text, "answers": t.answers}
 
 
+def think_alike_rules(options: dict) -> dict:
+    """The options a game is played by, defaults filled in (a game of before ``chat``: chat on)."""
+    return {
+        "stop": options.get("stop") or "points",
+        "target": options.get("target"),
+        "count": options.get("count"),
+        "minutes": options.get("minutes"),
+        "board": options.get("board") or "random",
+        "lang": options.get("lang") or "en",
+        "chat": options.get("chat", True),
+    }
+
+
 def think_alike_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     me = seat_of(seats, viewer)
     player = usernames(seats)
 
     view = view_base(game=game, seats=seats, me=me) | {
+        "rules": think_alike_rules(game.options or {}),
         "lang": game.options.get("lang", "en"),
         "stop": _stop_before_start(game.options),
         "board": [],

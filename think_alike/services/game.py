@@ -90,6 +90,10 @@ def think_alike_options_clean(options: dict, *, max_seats: int | None = None) ->
     if lang not in LANGS or lang not in engine.LANGS:
         raise _invalid(_("Choose the language of the task cards: one of %(langs)s.") % {"langs": ", ".join(LANGS)})
     cleaned["lang"] = lang
+    chat = options.get("chat", True)
+    if not isinstance(chat, bool):
+        raise _invalid(_("Chat is on or off."))
+    cleaned["chat"] = chat  # the table may talk (default on)
     return cleaned
 
 

@@ -73,6 +73,7 @@ class TestCreate:
             "board": "course",
             "course": [int(i) for i in course],
             "lang": "da",
+            "chat": True,
         }
 
     @pytest.mark.parametrize(

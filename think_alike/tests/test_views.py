@@ -58,7 +58,8 @@ class TestCreate:
         response = create(client, **fields)
         game = Game.objects.get()
         assert response.url == game.get_absolute_url()
-        assert (game.kind, game.max_seats, game.options) == ("think_alike", 4, options)
+        # The chat box is not ticked in these posts: chat off.
+        assert (game.kind, game.max_seats, game.options) == ("think_alike", 4, {**options, "chat": False})
 
     def test_create_a_course(self, client, content):
         client.force_login(UserFactory())
