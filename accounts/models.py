@@ -51,9 +51,6 @@ class User(AbstractUser):
     # A bot (the bots app) fills an empty seat and plays by itself; it never signs in
     # (no usable password) and stays off the leaderboards.
     is_bot = models.BooleanField(_("bot"), default=False, editable=False)
-    # A bot (the bots app) fills an empty seat and plays by itself; it never signs in
-    # (no usable password) and stays off the leaderboards.
-    is_bot = models.BooleanField(_("bot"), default=False, editable=False)
 
     objects = UserManager()
 
