@@ -8,6 +8,7 @@ from django.http import FileResponse, Http404, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from ninja import File, Router, Status
+from ninja.errors import Throttled
 from ninja.files import UploadedFile
 
 from accounts.services import token_authenticate
@@ -54,7 +55,15 @@ def add_api_routes(router: Router) -> None:
 def clue_media_create_page(request, game_id: int):
     """The pages' upload (session and CSRF token): the same as the API's, answered in its JSON format."""
     try:
+        rate_hit("actions", f"user:{request.user.pk}")
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(request.FILES.get("file")))
+    except Throttled as throttled:
+        response = JsonResponse(
+            {"error": {"code": "rate_limited", "message": _("Too many requests: wait a little and try again.")}},
+            status=429,
+        )
+        response["Retry-After"] = str(int(throttled.wait or 1))
+        return response
     except GameError as error:
         status = STATUS_OF_KIND.get(error.kind, 409)
         return JsonResponse({"error": {"code": error.code, "message": str(error.message)}}, status=status)

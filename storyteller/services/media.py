@@ -30,6 +30,8 @@ MAX_SOUND_SECONDS = 20
 # A recorder stopped at 20 s writes a few milliseconds more.
 SOUND_SECONDS_GRACE = 0.5
 MAX_IMAGE_SIDE = 4096
+# Uploads a seat may make in one game: enough to redraw a clue many times, not to fill the storage.
+MAX_UPLOADS_PER_SEAT = 40
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,8 @@ def clue_media_upload(*, game_id, user, data: bytes) -> ClueMedia:
             raise GameError("wrong_phase", _("That is not what the game is waiting for now."))
         if seat.position not in engine.to_act(state):
             raise GameError("not_your_turn", _("It is not your turn to do that."))
+        if ClueMedia.objects.filter(game=game, seat=seat).count() >= MAX_UPLOADS_PER_SEAT:
+            raise GameError("too_many_media", _("You have uploaded too many drawings and sounds in this game."))
         media = ClueMedia(
             game=game,
             seat=seat,

@@ -252,6 +252,18 @@ def test_the_pages_upload_with_the_session_and_csrf(table):
     assert browser.get(f"/games/{game_id}/clue-media/{made.json()['id']}/").status_code == 200
 
 
+def test_a_seat_uploads_a_bounded_number_of_files(table, monkeypatch):
+    from storyteller.services import media
+
+    monkeypatch.setattr(media, "MAX_UPLOADS_PER_SEAT", 2)
+    game_id, players = table(4, clue_modes=["drawing"])
+    for _ in range(2):
+        assert upload(players[0][1], game_id, media_files.png()).status_code == 201
+    assert error_of(upload(players[0][1], game_id, media_files.png())) == (409, "too_many_media")
+    assert upload(players[1][1], game_id, media_files.png()).status_code == 201
+    assert ClueMedia.objects.count() == 3
+
+
 # --- helpers -------------------------------------------------------------------------------
 
 
