@@ -206,6 +206,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
             message = spec.rule_message(error, state=before, seats=seats)
             raise from_rule_error(error, spec, message=message) from None
         _record_move(game, seat, before, action, by_timeout=False)
+        _record_timeouts(game, seats, before, _played_for_absent(spec, before, after, actor=seat.position))
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
     return game
 
@@ -252,6 +253,15 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
         _record_timeouts(game, seats, before, spec.timeout_outcomes(before))
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
     return True
+
+
+def _played_for_absent(spec: kinds.GameKind, before, after, *, actor: int) -> dict[int, str]:
+    """The absent seats an action's phase was waiting for, which the engine then played by the
+    timeout rules (an absent seat holds no phase up): what that did for each, as a deadline would."""
+    if spec.phase_key(before) == spec.phase_key(after):
+        return {}
+    absent = set(spec.engine.to_act(before)) - set(spec.engine.present_seats(before)) - {actor}
+    return {position: outcome for position, outcome in spec.timeout_outcomes(before).items() if position in absent}
 
 
 def _record_timeouts(game: Game, seats: list[Seat], before, outcomes: dict[int, str]) -> None:

@@ -19,6 +19,10 @@ from .steps import any_other_position, clue, expire, leave_absent, state_of, sto
 pytestmark = pytest.mark.django_db
 
 
+def game_version(game: Game) -> int:
+    return Game.objects.values_list("version", flat=True).get(pk=game.pk)
+
+
 def timeouts(game: Game) -> list[tuple[int, int, str, str]]:
     return [
         (move.round, move.seat.position, move.payload["phase"], move.payload["outcome"])
@@ -94,6 +98,18 @@ class TestTimeoutsRecorded:
         assert not Move.objects.filter(game=game, by_timeout=False, seat__position=3).exists()
         # The actions people took are not timeouts.
         assert Move.objects.filter(game=game, by_timeout=False).count() == 4
+
+    def test_an_absent_seat_played_by_the_timeout_rules_gets_its_move_too(self):
+        game, users = started_game(4)
+        leave_absent(game, users, {3})  # seat 3 missed its card and its vote: absent
+        assert Seat.objects.get(game=game, position=3).is_absent
+        before = len(timeouts(game))
+        clue(game, users[2], 2)  # round 2
+        submit(game, users[0], 0)
+        submit(game, users[1], 1)  # the last present card: the absent one's is drawn at once
+        assert str(state_of(game).phase) == "vote"
+        assert timeouts(game)[before:] == [(2, 3, "submit", "random_card")]
+        assert Move.objects.filter(game=game, by_timeout=True, round=2).get().version == game_version(game)
 
     def test_the_replay_tells_who_ran_out_of_time(self, client):
         game, users = started_game(3)
