@@ -18,17 +18,17 @@ def chat_muted_ids(*, game: Game, user) -> set[int]:
     return set(ChatMute.objects.filter(game=game, muter=user).values_list("muted_id", flat=True))
 
 
-def _visible(*, game: Game, user):
+def _visible(*, game: Game, user, muted: set[int] | None = None):
     messages = ChatMessage.objects.filter(game=game, removed_at__isnull=True).select_related("user")
-    muted = chat_muted_ids(game=game, user=user)
+    muted = chat_muted_ids(game=game, user=user) if muted is None else muted
     if muted:
         messages = messages.exclude(Q(user_id__in=muted))
     return messages
 
 
-def chat_messages(*, game: Game, user, limit: int = RECENT) -> list[ChatMessage]:
+def chat_messages(*, game: Game, user, limit: int = RECENT, muted: set[int] | None = None) -> list[ChatMessage]:
     """The newest ``limit`` messages of ``game`` that ``user`` reads, oldest first (muted players' left out)."""
-    newest = list(_visible(game=game, user=user).order_by("-created_at", "-pk")[:limit])
+    newest = list(_visible(game=game, user=user, muted=muted).order_by("-created_at", "-pk")[:limit])
     return newest[::-1]
 
 
@@ -43,15 +43,17 @@ def chat_state(*, game: Game, seats: list[Seat], user) -> dict:
     ]
     allowed = chat_allowed(game)
     closed = chat_closed_reason(game) if allowed else None
+    messages = chat_messages(game=game, user=user, muted=muted)
+    mine = [message.pk for message in messages if message.user_id == user.pk]
     return {
         "game": game,
         "seat": seat,
         "allowed": allowed,
         "closed": closed,
         "can_post": allowed and not closed and not seat.has_resigned,
-        "messages": chat_messages(game=game, user=user),
+        "messages": messages,
         "others": others,
-        "said": ChatMessage.objects.filter(game=game, user=user).count(),  # the form's key: cleared once sent
+        "said": mine[-1] if mine else 0,  # the form's key: a new one (an empty form) once the player has said something
     }
 
 

@@ -3,10 +3,13 @@
 import random
 
 import pytest
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from chat.models import ChatMessage, ChatMute, ChatReport
+from chat.services import chat_mute
 from games.tests.factories import UserFactory, started_game
 
 from .conftest import chat_off, to_vote
@@ -65,8 +68,26 @@ def test_saying_something_through_htmx_answers_the_fresh_panel(table):
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="chat"' in html and "my first words" in html
-    assert 'data-key="chat-form-1"' in html  # a new key: the form comes back empty
-    assert ChatMessage.objects.get().text == "my first words"
+    message = ChatMessage.objects.get()
+    assert message.text == "my first words"
+    assert f'data-key="chat-form-{message.pk}"' in html  # a new key: the form comes back empty
+
+
+def test_the_game_page_s_queries_do_not_grow_with_the_talk(table):
+    game, (alice, bob, carol), _clients = table
+    client = client_of(alice)
+
+    def page_queries():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(game.get_absolute_url()).status_code == 200
+        return len(ctx.captured_queries)
+
+    client.get(game.get_absolute_url())
+    before = page_queries()
+    for n in range(30):
+        ChatMessage.objects.create(game=game, user=(alice, bob, carol)[n % 3], text=f"m{n}", created_at=game.created_at)
+    chat_mute(game_id=game.pk, user=alice, username=carol.username)
+    assert page_queries() == before
 
 
 def test_a_plain_form_post_goes_back_to_the_game(table):
