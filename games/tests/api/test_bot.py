@@ -80,8 +80,7 @@ def test_the_bots_command_line(site, capsys):
                 "a long pass phrase",
                 "--game",
                 str(view["id"]),
-                "--invite",
-                code,
+                f"--invite={code}",  # an invite code may begin with "-"
                 "--poll",
                 "0",
                 "--seed",
