@@ -23,8 +23,9 @@ def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, now
 
 @receiver(signals.game_viewed, dispatch_uid="notifications.game_viewed")
 def on_game_viewed(sender, *, game, user, now, **kwargs):
-    # The page shows what the game's notifications say: opening it reads them.
-    notifications_read_all(user=user, now=now, game_id=game.pk)
+    # The page shows what the game's notifications say: opening it reads them. One query, whatever
+    # was unread: the page's own bell shows the new count, other open pages see it on their next look.
+    notifications_read_all(user=user, now=now, game_id=game.pk, tell=False)
 
 
 @receiver(signals.player_joined, dispatch_uid="notifications.player_joined")

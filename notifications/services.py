@@ -98,13 +98,14 @@ def notification_open(*, user, notification_id: int, now: datetime) -> Notificat
     return notification
 
 
-def notifications_read_all(*, user, now: datetime, game_id: int | None = None) -> int:
-    """Mark the user's unread notifications read (only those of one game, if given)."""
+def notifications_read_all(*, user, now: datetime, game_id: int | None = None, tell: bool = True) -> int:
+    """Mark the user's unread notifications read (only those of one game, if given);
+    ``tell``: push the new count to the user's open pages."""
     unread = Notification.objects.filter(user=user, read_at__isnull=True)
     if game_id is not None:
         unread = unread.filter(game_id=game_id)
     count = unread.update(read_at=now)
-    if count:
+    if count and tell:
         _tell([user.pk])
     return count
 

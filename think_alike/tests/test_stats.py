@@ -116,8 +116,8 @@ class TestGames:
         with CaptureQueriesContext(connection) as ctx:
             page = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
         # the version (games.selectors.games.game_version), game, seats, rounds (rulings counted), grouped answers,
-        # scores
-        assert len(ctx.captured_queries) <= 6
+        # scores, the moves the deadlines made
+        assert len(ctx.captured_queries) <= 7
         for record in ThinkAlikeRound.objects.filter(game=game):
             assert record.task_text in page
             for given in record.answers.values():

@@ -95,9 +95,10 @@ class TestConflicts:
         )
         give_clue(game_id, users)
         card = users[1][1].get(f"/games/{game_id}").json()["hand"][0]["id"]
+        # Round 1's race lost: the refusal says so (issue 15).
         assert error_of(users[1][1].post(f"/games/{game_id}/actions", {"type": "clue", "card": card, "text": "t"})) == (
             409,
-            "wrong_phase",
+            "clue_taken",
         )
         assert error_of(users[0][1].post(f"/games/{game_id}/actions", {"type": "submit", "cards": [card]})) == (
             409,
