@@ -7,13 +7,14 @@ re-reads the game and acts only if the game still waits for it in that phase, so
 task that comes late, twice or never changes nothing wrong: the phase's deadline
 still holds for a bot as for anyone.
 
-Without a broker (the embedded default runs its tasks where they are sent), a timer
-thread of the process plays the turn after the same delay; if the process ends first,
-the phase's deadline still holds. The tests (``FABULA_BOTS_WAIT`` off) play bots at
-once instead, in the process and the transaction's callbacks; there a bot's action
-would start the next bot's task inside its own, and a table of bots would play a whole
-game down one call stack: those tasks are queued and run one after the other by the
-outermost instead.
+The task goes through the broker (Redis, or the embedded default's file-system broker)
+to the Celery worker, with the delay as its countdown. With tasks run where they are
+sent (``CELERY_TASK_ALWAYS_EAGER``, no worker), a timer thread of the process plays
+the turn after the same delay; if the process ends first, the phase's deadline still
+holds. The tests (``FABULA_BOTS_WAIT`` off) play bots at once instead, in the process
+and the transaction's callbacks; there a bot's action would start the next bot's task
+inside its own, and a table of bots would play a whole game down one call stack: those
+tasks are queued and run one after the other by the outermost instead.
 """
 
 import logging

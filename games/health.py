@@ -4,6 +4,7 @@ and how many operations fell back since it started because one of them was not t
 
 import logging
 import secrets
+import tempfile
 
 from asgiref.sync import async_to_sync
 from celery import current_app
@@ -64,13 +65,29 @@ def _channel_layer() -> str:
 
 
 def _broker() -> str:
-    """The Celery broker; "in-process" on the embedded default, which runs its tasks without one."""
+    """The Celery broker: "in-process" when tasks run where they are sent (the tests), "ok" when
+    the embedded default's folders (fabulafs://) are writable or Redis answers."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "in-process"
+    if current_app.conf.broker_url.startswith("fabulafs://"):
+        return _broker_folders(current_app.conf.broker_transport_options or {})
     try:
         with current_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
     except Exception as error:
         log.warning("health: broker unreachable: %s", error)
+        return "unreachable"
+    return "ok"
+
+
+def _broker_folders(options: dict) -> str:
+    """The file-system broker's queue and control folders take a file ("ok") or not ("unreachable")."""
+    folders = {options.get(name) for name in ("data_folder_in", "data_folder_out", "control_folder")} - {None}
+    try:
+        for folder in folders:
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".healthz-", suffix=".tmp"):
+                pass
+    except OSError as error:
+        log.warning("health: broker folder not writable: %s", error)
         return "unreachable"
     return "ok"

@@ -269,22 +269,36 @@ CACHES["views"] = {
 # signs nobody out): no session query on each request.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-# Celery: a broker (Redis) when one is configured, with a worker and one beat. The embedded
-# default has none: its tasks run where they are sent (eager), and its periodic tasks run in
-# one process, `manage.py clock`, which bin/run starts. Every periodic task works from
-# columns (deadlines, due emails), so that clock has nothing in flight to lose; a broker
-# on the file system did (kombu's, which could read a message before it was written).
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL) or "memory://"
+# Celery: a worker and one beat (bin/run starts both) on a broker. Redis when one is configured;
+# on the embedded default, the file system (config.broker, "fabulafs://": kombu's transport
+# with each message written under a temporary name and renamed into place whole), which
+# needs no server. Every periodic task works from columns (deadlines, due emails), so a
+# message a killed worker took with it costs only a delay: beat's next run finds the same
+# rows due (README, "Faults").
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL) or "fabulafs://"
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=CELERY_BROKER_URL == "memory://")
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # A task is taken off the queue only once it has run: a worker killed in the middle of one
 # (SIGKILL, a lost host) leaves it unacknowledged, and Redis hands it out again after the
 # visibility timeout. Every task is idempotent (a deadline checks the version it expires).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+if CELERY_BROKER_URL == "fabulafs://":
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(VAR_DIR / "celery-queue"),
+        "data_folder_out": str(VAR_DIR / "celery-queue"),
+        "processed_folder": str(VAR_DIR / "celery-processed"),
+        "store_processed": False,
+        # Broadcasts (worker control) go here too, not into the working directory.
+        "control_folder": str(VAR_DIR / "celery-control"),
+        "polling_interval": env.float("FABULA_BROKER_POLL_SECONDS", default=0.25),
+    }
+    for _folder in ("celery-queue", "celery-processed", "celery-control"):
+        (VAR_DIR / _folder).mkdir(exist_ok=True)
+else:
+    # Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -16,7 +16,7 @@ def test_healthz_reports_each_part(client):
         "cache": "ok",
         "channel_layer": "ok",
     }
-    # The tests run their tasks where they are sent, as the embedded default does: no broker.
+    # The tests run their tasks where they are sent (eager): no broker. bin/run has one (fabulafs://).
     assert report["broker"] == "in-process"
     assert report["degraded"] == {"counts": {}, "down": [], "last_error": {}}
     assert "no-store" in response["Cache-Control"]
@@ -67,3 +67,27 @@ def test_healthz_reports_a_broker_it_reaches(client, settings, tmp_path):
     finally:
         current_app.conf.broker_url = broker
         stop(redis)
+
+
+@pytest.mark.django_db
+def test_healthz_reports_the_file_system_broker_by_its_folders(client, settings, tmp_path):
+    """The embedded default's broker (fabulafs://) is "ok" while its folders take a file."""
+    from celery import current_app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    broker, options = current_app.conf.broker_url, current_app.conf.broker_transport_options
+    queue, control = tmp_path / "queue", tmp_path / "control"
+    current_app.conf.broker_url = "fabulafs://"
+    current_app.conf.broker_transport_options = {
+        "data_folder_in": str(queue),
+        "data_folder_out": str(queue),
+        "control_folder": str(control),
+    }
+    try:
+        assert client.get("/healthz").json()["broker"] == "unreachable"  # the folders are not there
+        queue.mkdir()
+        control.mkdir()
+        assert client.get("/healthz").json()["broker"] == "ok"
+        assert list(queue.iterdir()) == [] and list(control.iterdir()) == []  # its probe file is gone
+    finally:
+        current_app.conf.broker_url, current_app.conf.broker_transport_options = broker, options

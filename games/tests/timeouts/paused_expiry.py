@@ -1,4 +1,4 @@
-"""A worker (or clock) that stops dead in the middle of expiring a phase, for the kill tests.
+"""A Celery worker that stops dead in the middle of expiring a phase, for the kill tests.
 
 The first expiry it runs is applied inside the beat task's transaction and then waits,
 uncommitted, until the test kills the process (it writes the marker file
@@ -6,11 +6,9 @@ uncommitted, until the test kills the process (it writes the marker file
 exists, later processes run the task as it is.
 
     celery -A games.tests.timeouts.paused_expiry worker --pool=solo
-    python -m games.tests.timeouts.paused_expiry clock
 """
 
 import os
-import sys
 import time
 from pathlib import Path
 
@@ -41,12 +39,3 @@ def install() -> None:
 @task_prerun.connect
 def _before_task(**kwargs):
     install()
-
-
-if __name__ == "__main__":
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    install()
-    call_command(*sys.argv[1:])

@@ -1,7 +1,8 @@
 """A worker killed (SIGKILL) in the middle of expiring a phase: after a restart the phase is
 closed exactly once. Once for Celery on Redis, as in production (acks_late: the task comes
-back after the visibility timeout), once for the embedded default's clock (no broker: the
-restarted clock finds the same game due from its column).
+back after the visibility timeout), once for the embedded default's Celery worker on the
+file-system broker (fabulafs://), which loses the message the killed worker took: the
+restarted beat and worker find the same game due from its column.
 
 The process that expires stops dead inside the expiry's transaction (paused_expiry), after
 the timeout was applied and before it was committed, and is killed there.
@@ -24,7 +25,7 @@ from games.tasks import games_expire_due
 from games.tests.factories import started_game
 from games.tests.redis_server import free_port, needs_redis_server, start_redis, stop
 
-from .test_beat import embedded_env, start, wait_for_version
+from .test_beat import beat, embedded_env, start, stop_all, wait_for_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,7 +85,7 @@ def test_a_celery_worker_killed_in_the_middle_of_a_timeout(tmp_path):
         FABULA_PAUSE_MARKER=str(marker),
     )
     worker_args = ["-m", "celery", "-A", "games.tests.timeouts.paused_expiry", "worker", "--pool=solo", "-l", "INFO"]
-    sender = Celery(broker=broker)
+    sender = Celery(broker=broker, set_as_current=False)  # the tests keep theirs (eager)
     worker = None
     try:
         game = due_game()
@@ -118,24 +119,46 @@ def test_a_celery_worker_killed_in_the_middle_of_a_timeout(tmp_path):
         stop(redis)
 
 
-def test_the_clock_killed_in_the_middle_of_a_timeout(tmp_path):
+def file_broker(tmp_path: Path) -> Celery:
+    """A sender on the folders the worker started with ``FABULA_VAR_DIR=tmp_path`` reads (config.broker)."""
+    folders = {name: tmp_path / name for name in ("celery-queue", "celery-processed", "celery-control")}
+    for folder in folders.values():
+        folder.mkdir(exist_ok=True)
+    options = {
+        "data_folder_in": str(folders["celery-queue"]),
+        "data_folder_out": str(folders["celery-queue"]),
+        "processed_folder": str(folders["celery-processed"]),
+        "control_folder": str(folders["celery-control"]),
+    }
+    return Celery(broker="fabulafs://", broker_transport_options=options, set_as_current=False)
+
+
+def test_a_celery_worker_on_the_file_system_broker_killed_in_the_middle_of_a_timeout(tmp_path):
     marker = tmp_path / "paused"
     env = embedded_env(tmp_path, FABULA_EXPIRY_INTERVAL_SECONDS="0.5", FABULA_PAUSE_MARKER=str(marker))
-    clock_args = ["-m", "games.tests.timeouts.paused_expiry", "clock"]
-    clock = None
+    worker_args = ["-m", "celery", "-A", "games.tests.timeouts.paused_expiry", "worker", "--pool=solo"]
+    worker_args += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO"]
+    sender = file_broker(tmp_path)
+    worker = clock = None
     try:
         game = due_game()
         version = game.version
-        clock = start(tmp_path, clock_args, env, "clock-1")
-        wait_for_file(marker, clock)
+        worker = start(tmp_path, worker_args, env, "worker-1")
+        sender.send_task("games.expire_due_games")
+        wait_for_file(marker, worker)
+        uncommitted(game, version)  # applied in the worker's transaction, not committed
+        kill(worker)
         uncommitted(game, version)
-        kill(clock)
-        uncommitted(game, version)
+        # The killed worker took its message with it: none is left in the queue folder.
+        assert not [name for name in os.listdir(tmp_path / "celery-queue") if name.endswith(".msg")]
 
-        clock = start(tmp_path, clock_args, env, "clock-2")
-        wait_for_version(game, version, clock)
+        # Worker and beat start again, as bin/run starts them: beat's next run finds the game due.
+        worker = start(tmp_path, worker_args, env, "worker-2")
+        clock = beat(tmp_path, env)
+        wait_for_version(game, version, worker)
+        log = (tmp_path / "worker-2.log").read_text()
+        assert "games.expire_due_games" in log, log
         closed_exactly_once(game, version)
     finally:
-        if clock is not None and clock.poll() is None:
-            clock.terminate()
-            clock.wait(timeout=20)
+        stop_all(clock, worker)
+        sender.close()
