@@ -5,7 +5,6 @@ Only the game's players take part: a private game that is not the caller's answe
 403 (``not_a_player``), to reading too: what a table says stays at the table.
 """
 
-from datetime import datetime
 
 from ninja import Body, Router, Status
 from pydantic import Field
@@ -13,7 +12,7 @@ from pydantic import Field
 from games.actions import FREE_TEXT_PATTERN
 from games.api.errors import ApiError, errors
 from games.api.limits import rate_hit
-from games.api.schemas import Answer, Request
+from games.api.schemas import DATE_TIME, Answer, Request
 from games.selectors.games import game_get_for_viewer
 from games.services.errors import GameError
 
@@ -51,7 +50,7 @@ class ChatMessageOut(Answer):
     username: str = Field(description="Who said it (a deleted account's is `~deleted-<n>`).")
     name: str = Field(description="The name the player shows (`deleted player` for a deleted account).")
     text: str
-    at: datetime
+    at: str = Field(json_schema_extra=DATE_TIME, description="When it was said (ISO 8601, UTC).")
 
 
 class ChatClosed(Answer):
@@ -83,7 +82,7 @@ def _message_out(message) -> dict:
         "username": message.user.username,
         "name": message.user.name,
         "text": message.text,
-        "at": message.created_at,
+        "at": message.created_at.isoformat(),  # as every time in the API: "+00:00", not "Z"
     }
 
 

@@ -192,6 +192,20 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     assert max(player.score for player in final.players) >= 5 and final.winners and final.standings
     assert final.last_round.table and all(card.owner for card in final.last_round.table)
 
+    # Table talk in the live game: said, read, reported, muted and unmuted through the generated client.
+    def chat(player, name, **kwargs):
+        return player.call(operation("chat", name), client=player.client, game_id=early.id, **kwargs)
+
+    said = chat(host, "chat_say", body=models.ChatIn(text="who has the sea?"))
+    assert said.status_code == 201 and said.parsed.text == "who has the sea?"
+    assert [message.text for message in chat(guest, "chat_read").parsed.messages] == ["who has the sea?"]
+    reported = chat(guest, "chat_report_add", message_id=said.parsed.id, body=models.ReportIn(reason="spoiler"))
+    assert reported.status_code == 201 and reported.parsed.message == said.parsed.id
+    assert chat(guest, "chat_mute_add", body=models.MuteIn(username=host.username)).parsed.muted is True
+    assert chat(guest, "chat_read").parsed.messages == []
+    assert chat(guest, "chat_mute_remove", username=host.username).parsed.muted is False
+    assert len(chat(guest, "chat_read").parsed.messages) == 1
+
     resign = host.games("games_act", game_id=early.id, body=models.Resign(type_="resign"))
     assert resign.status_code == 200
     every = {operation["operationId"] for item in document()["paths"].values() for operation in item.values()}
