@@ -40,7 +40,7 @@ class StorytellerKind(GameKind):
         "wrong_card_count": _("Choose the number of cards asked for."),
         "duplicate_cards": _("Choose different cards."),
         "deck_too_small": _("This deck has too few cards for this many players."),
-        "clue_empty": _("Write a clue, or draw or record one, first."),
+        "clue_empty": _("Write a clue first."),
     }
     invalid_input_codes = frozenset(
         {"clue_empty", "clue_too_long", "wrong_card_count", "bad_position", "duplicate_cards"}
@@ -103,6 +103,10 @@ class StorytellerKind(GameKind):
         if error.code == "clue_taken":
             name = next((seat.user.name for seat in seats if seat.position == state.storyteller), "?")
             return _("%(name)s gave the first clue before you: now pick a card that fits it.") % {"name": name}
+        if error.code == "clue_empty" and seats:
+            modes = seats[0].game.options.get("clue_modes") or ["words"]
+            if set(modes) != {"words"}:  # the house rules allow a drawing or a sound instead
+                return _("Write a clue, or draw or record one, first.")
         return None
 
     def timeout_outcomes(self, state) -> dict[int, str]:

@@ -143,3 +143,27 @@ def test_the_clue_form_offers_the_pad_only_where_the_rules_allow(client):
     client.force_login(others[1])
     page = client.get(plain.get_absolute_url()).content.decode()
     assert "data-drawing-pad" not in page and 'name="media"' not in page
+
+
+@pytest.mark.parametrize(
+    ("modes", "message"),
+    [
+        (["words"], "Write a clue first."),
+        (["words", "drawing"], "Write a clue, or draw or record one, first."),
+    ],
+)
+def test_an_empty_clue_is_refused_in_words_that_fit_the_house_rules(client, modes, message):
+    game, users = started_game(3, options={"clue_modes": modes})
+    client.force_login(users[0])
+    seat = game.seats.get(user=users[0]).position
+    hand = list(engine.from_dict(game.state).hands[seat])
+    response = client.post(
+        reverse("games:act", args=[game.pk]),
+        {"type": "clue", "card": hand[0], "text": "", "round": 1},
+        HTTP_HX_REQUEST="true",
+    )
+    page = response.content.decode()
+    assert message in page
+    if modes == ["words"]:
+        assert "draw or record" not in page
+    assert Game.objects.get(pk=game.pk).version == game.version
