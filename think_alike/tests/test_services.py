@@ -57,7 +57,7 @@ class TestCreate:
     def test_defaults(self, content):
         creator = UserFactory()
         game = game_create(creator=creator, kind="think_alike", max_seats=4)
-        assert (game.kind, game.options) == ("think_alike", {"stop": "points", "board": "random", "lang": "en"})
+        assert (game.kind, game.options) == ("think_alike", {"stop": "points", "board": "random", "lang": "en", "chat": True})
         game, users = think_alike_game(4)
         state = game.state
         assert state["options"]["target"] == 24  # players x 6
@@ -79,7 +79,7 @@ class TestCreate:
     def test_options_are_kept_cleaned(self, content, options, kept):
         game = game_create(creator=UserFactory(), kind="think_alike", max_seats=5, options=options)
         assert kept.items() <= game.options.items()
-        assert set(game.options) <= {"stop", "target", "count", "minutes", "board", "course", "lang"}
+        assert set(game.options) <= {"stop", "target", "count", "minutes", "board", "course", "lang", "chat"}
         assert "count" not in game.options or options.get("stop") == "tasks"
 
     def test_a_course(self, content):
