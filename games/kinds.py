@@ -54,7 +54,9 @@ class KindTemplates:
     ``asked``: the sentence an email uses for what is asked (``asked``, ``game``);
     ``replay``: a finished round in the replay; ``missed``: what a missed deadline
     does, in a reminder email (``asked``); ``head``: extra tags in the page's
-    head (a style sheet); ``options``: a line on the board about the game's options.
+    head (a style sheet); ``options``: a line on the board about the game's options;
+    ``lobby``: the game's house rules in its row of the lobby (``game``: from its
+    options alone, no view is built there).
     """
 
     play: str
@@ -71,6 +73,7 @@ class KindTemplates:
     head: str = ""
     options: str = ""
     missed: str = ""
+    lobby: str = ""
 
 
 class GameKind:

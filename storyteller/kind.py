@@ -28,6 +28,7 @@ class StorytellerKind(GameKind):
         replay="storyteller/partials/replay.html",
         options="storyteller/partials/options.html",
         head="storyteller/partials/head.html",
+        lobby="storyteller/partials/lobby_rules.html",
     )
     # The engine's refusals, in words for a person (``games.services.errors``).
     rule_messages = {

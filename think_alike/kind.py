@@ -28,6 +28,7 @@ class ThinkAlikeKind(GameKind):
         replay="think_alike/partials/replay.html",
         head="think_alike/partials/head.html",
         options="think_alike/partials/stop.html",
+        lobby="think_alike/partials/lobby_rules.html",
     )
     # The engine's refusals, in words for a person (``games.services.errors``).
     rule_messages = {

@@ -167,3 +167,15 @@ def test_an_empty_clue_is_refused_in_words_that_fit_the_house_rules(client, mode
     if modes == ["words"]:
         assert "draw or record" not in page
     assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_the_lobby_row_shows_the_house_rules(client_of, client):
+    deck_with_cards(60)
+    creator = client_of()
+    creator.post("/games", {"seats": 4, "hand_size": 8, "target_score": 30, "clue_modes": ["words", "drawing"]})
+    creator.post("/games", {"seats": 4, "chat": False})
+    client.force_login(UserFactory())
+    rows = client.get(reverse("games:lobby_fragment")).content.decode()
+    assert "House rule: 8 cards in a hand" in rows and "the game also ends at 30 points" in rows
+    assert "Clues: words, drawings" in rows and "No chat" in rows
+    assert rows.count("house-rule") == 4  # the usual game of the second row shows none but its chat

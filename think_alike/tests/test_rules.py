@@ -58,3 +58,13 @@ def test_the_form_offers_chat(content, client):
     )
     assert response.status_code == 302, response.content.decode()[-2000:]
     assert Game.objects.get().options["chat"] is False  # the box was not ticked
+
+
+def test_the_lobby_row_tells_how_the_game_ends_its_language_and_no_chat(content, make_player, client):
+    _user, api = make_player()
+    api.post("/games", {"kind": "think_alike", "seats": 3, "stop": "tasks", "count": 2, "lang": "fr", "chat": False})
+    api.post("/games", {"kind": "think_alike", "seats": 3, "stop": "time", "minutes": 45})
+    client.force_login(UserFactory())
+    row = client.get(reverse("games:lobby_fragment")).content.decode()
+    assert "2 task cards" in row and '<span lang="fr">Français</span>' in row and "No chat" in row
+    assert "Play for 45 minutes" in row
