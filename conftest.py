@@ -46,6 +46,9 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-sync",
             "--no-first-run",
             "--disable-quic",
+            # A microphone that plays a tone, allowed without a prompt: the sung clue's recorder.
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
         ],
     }
 

@@ -85,3 +85,50 @@ def test_the_storyteller_draws_a_clue_and_the_others_see_it(live_server, browser
     drawing = bo_page.locator(".clue img.clue-drawing")
     expect(drawing).to_be_visible()
     assert bo_page.evaluate("(img) => img.complete && img.naturalWidth", drawing.element_handle()) == 480
+
+
+def test_the_storyteller_records_a_sung_clue_plays_it_back_and_the_others_hear_it(live_server, browser, media_root):
+    from django.contrib.auth import get_user_model
+
+    deck_with_cards(40, name="Test deck")
+    base = live_server.url
+    context = browser.new_context(permissions=["microphone"])  # Chromium's fake microphone (conftest)
+    anna_page = context.new_page()
+    sign_up(anna_page, base, "anna")
+    anna = get_user_model().objects.get(username="anna")
+    game = game_create(creator=anna, max_seats=3, options={"clue_modes": ["sound"]})
+    bo, cy = UserFactory(), UserFactory()
+    for user in (bo, cy):
+        game_join(game_id=game.pk, user=user)
+
+    anna_page.goto(f"{base}{game.get_absolute_url()}")
+    anna_page.locator(".clue-form .card-pick").first.click()
+    recorder = anna_page.locator("[data-sound-recorder]")
+    expect(recorder.locator("[data-stop]")).to_be_disabled()
+    recorder.locator("[data-record]").click()
+    expect(recorder.locator("[data-stop]")).to_be_enabled()
+    anna_page.wait_for_timeout(1500)
+    recorder.locator("[data-stop]").click()
+    playback = recorder.locator("[data-playback]")
+    expect(playback).to_be_visible()  # heard before it is sent
+    expect(recorder.locator("[data-discard]")).to_be_visible()
+    assert not ClueMedia.objects.exists()  # nothing leaves the browser before the clue is given
+    anna_page.get_by_role("button", name="Give the clue").click()
+    expect(anna_page.locator("#status")).to_contain_text("to hand in cards")
+
+    media = ClueMedia.objects.get()
+    assert media.kind == "sound" and media.content_type.startswith("audio/") and media.seat.user_id == anna.pk
+    assert 0.5 < media.duration <= 20
+
+    bo_context = browser.new_context()
+    bo_page = bo_context.new_page()
+    bo_page.goto(f"{base}/accounts/login/")
+    bo_page.fill("input[name=username]", bo.username)
+    bo_page.fill("input[name=password]", "correct horse battery")
+    bo_page.locator("form button[type=submit]").click()
+    bo_page.goto(f"{base}{game.get_absolute_url()}")
+    sound = bo_page.locator(".clue audio.clue-sound")
+    expect(sound).to_be_visible()
+    source = sound.get_attribute("src")
+    answer = bo_page.request.get(f"{base}{source}" if source.startswith("/") else source)
+    assert answer.status == 200 and answer.headers["content-type"] == media.content_type
