@@ -19,4 +19,5 @@ urlpatterns = [
     path("<int:game_id>/leave/", views.leave, name="leave"),
     path("<int:game_id>/start/", views.start, name="start"),
     path("<int:game_id>/act/", views.act, name="act"),
+    path("<int:game_id>/rematch/", views.rematch, name="rematch"),
 ]

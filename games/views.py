@@ -16,7 +16,7 @@ from .models import Game
 from .pages import board_html
 from .selectors.games import game_get_for_viewer, game_visible_to, games_for_user, games_open_public, kind_of
 from .services.errors import GameError
-from .services.games import game_act, game_create, game_join, game_leave, game_start
+from .services.games import game_act, game_create, game_join, game_leave, game_rematch, game_start
 
 
 def _is_htmx(request) -> bool:
@@ -199,6 +199,20 @@ def start(request, game_id: int):
         _hide_unseen(request, game_id, error)
         return _after_action(request, game_id, error)
     return _after_action(request, game_id)
+
+
+@login_required
+@require_POST
+def rematch(request, game_id: int):
+    """Play a finished game again with the same people: to the new game (the same one, pressed twice)."""
+    try:
+        game = game_rematch(game_id=game_id, user=request.user)
+    except GameError as error:
+        _hide_unseen(request, game_id, error)
+        messages.error(request, error.message)
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("A new game with the same people: they are invited from the last one."))
+    return redirect(game)
 
 
 # Lazy: looked up in the language of the request that shows it, not at import.

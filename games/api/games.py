@@ -14,7 +14,8 @@ from pydantic import Field, create_model
 from games import kinds
 from games.pages import cached_view
 from games.selectors.games import game_get_for_viewer, game_view, games_listed, kind_of
-from games.services.games import game_act, game_create, game_join, game_leave, game_start, kind_get
+from games.services.errors import GameError
+from games.services.games import game_act, game_create, game_join, game_leave, game_rematch, game_start, kind_get
 
 from .encoding import summary_out, view_out
 from .errors import errors
@@ -179,6 +180,26 @@ def games_start(request, game_id: int):
     """Start your game before every seat is taken (at least 3 players)."""
     game_start(game_id=game_id, user=request.user)
     return _view(request, game_id)
+
+
+@router.post(
+    GAME + "/rematch",
+    summary="Play again",
+    response={201: AnyGameView, **errors(401, 403, 404, 409, 429)},
+    exclude_unset=True,
+)
+def games_rematch(request, game_id: int):
+    """Play a finished game again with the same people: a new game of the same kind, pace, seats and options,
+    you its creator in the first seat. The old game's view then gives its `rematch` (and, to its players, a
+    private rematch's `rematch_invite_code`) for the others to join. Asked again, by you or another player,
+    it answers with the same rematch. 409 `not_finished` for a game not finished; 403 for a non-player."""
+    try:
+        game = game_rematch(game_id=game_id, user=request.user)
+    except GameError as error:
+        if error.kind == "forbidden":
+            game_get_for_viewer(game_id=game_id, user=request.user)  # 404 for a game this caller may not see
+        raise
+    return Status(201, _view(request, game.pk))
 
 
 @router.post(

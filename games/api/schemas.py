@@ -202,6 +202,14 @@ class GameViewBase(Answer):
         default=[], description="Once finished: the players in their places (``place``), best score first."
     )
     invite_code: str = Field(default="", description="Only in a private game's view for its creator.")
+    rematch: int | None = Field(
+        default=None,
+        description="Once finished: the game a player started to play again with the same people "
+        "(`POST /games/{id}/rematch`); null until then.",
+    )
+    rematch_invite_code: str = Field(
+        default="", description="A private rematch's invite code to join it, for the old game's players only."
+    )
 
 
 class GameSummary(Answer):

@@ -128,7 +128,21 @@ def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
 
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:
     """The whole game as this viewer may see it; the pages and the API render this."""
-    return game.game_kind.view(game=game, seats=seats, viewer=user)
+    view = game.game_kind.view(game=game, seats=seats, viewer=user)
+    view["rematch"] = game.rematch_id if game.status == Game.Status.FINISHED else None
+    if view["rematch"] is not None:
+        # Who started it, and where to join it: a private rematch's invite only for the old game's players.
+        rematch = Game.objects.select_related("creator").filter(pk=game.rematch_id).first()
+        if rematch is None:
+            view["rematch"] = None
+        else:
+            view["rematch_by"] = rematch.creator.name
+            if rematch.visibility == Game.Visibility.PUBLIC:
+                view["rematch_url"] = rematch.get_absolute_url()
+            elif view.get("you") is not None:
+                view["rematch_invite_code"] = rematch.invite_code
+                view["rematch_url"] = rematch.get_invite_url()
+    return view
 
 
 _seat_count = Coalesce(

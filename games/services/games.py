@@ -226,6 +226,48 @@ def _holds_nul(value) -> bool:
     return False
 
 
+def game_rematch(*, game_id, user) -> Game:
+    """Play a finished game again with the same people: a new game of the same kind, pace, seats and
+    options, the presser its creator and first player; the old game points to it (``Game.rematch``) so
+    that its other players find it and join. Pressed twice, or by two players at once, it gives the
+    rematch already made, the presser seated in it (under the old game's row lock); 409 ``rematch_closed``
+    when it is full or under way. Bots are not brought along."""
+    with transaction.atomic():
+        old = game_lock(game_id=game_id)
+        seats = list(old.seats.select_related("user"))
+        if not any(seat.user_id == user.pk for seat in seats) or user.is_bot or user.deleted_at is not None:
+            raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
+        if old.status != Game.Status.FINISHED:
+            raise GameError("not_finished", _("Only a finished game can be played again."))
+        if old.rematch_id is not None:
+            # Pressed again, or by another player: the rematch already made, the presser seated in it.
+            # (The old game's lock is taken first, then the new one's: always in that order.)
+            rematch = Game.objects.get(pk=old.rematch_id)
+            if not rematch.seats.filter(user=user).exists():
+                try:
+                    rematch = game_join(game_id=rematch.pk, user=user, invite_code=rematch.invite_code)
+                except GameError as error:
+                    if error.code == "already_joined":
+                        return rematch
+                    closed = _("The rematch is already full or under way.")
+                    raise GameError("rematch_closed", closed, "conflict") from None
+            return rematch
+        game = game_create(
+            creator=user,
+            kind=old.kind,
+            max_seats=old.max_seats,
+            pace=old.pace,
+            phase_seconds=old.phase_seconds,
+            visibility=old.visibility,
+            options=dict(old.options),
+        )
+        old.rematch = game
+        old.version += 1  # its views (cached by version) now show the rematch
+        old.save(update_fields=["rematch", "version"])
+        events.game_changed(game=old, user_ids=[seat.user_id for seat in seats], lobby=False)
+    return game
+
+
 def game_resign(*, game_id, user) -> Game:
     return game_act(game_id=game_id, user=user, action={"type": "resign"})
 

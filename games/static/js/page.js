@@ -5,6 +5,8 @@
 //   <select data-submit-on-change>   sends its form when a choice is made (the language)
 //   <input data-select-on-focus>     selects its whole text to copy (an invite link, a token)
 //   <form data-confirm="question">   asks before it is sent (resigning)
+//   <button data-copy="#input">     copies the input's text (an invite link), "Copied" in [data-copy-status]
+//   <button data-share="#input">     shares it where the browser can (navigator.share); hidden elsewhere
 (function () {
   "use strict";
 
@@ -24,6 +26,35 @@
     var form = event.target.closest && event.target.closest("form[data-confirm]");
     if (form && !window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
   }, true);
+
+  function shareButtons(root) {
+    if (!navigator.share) return;
+    root.querySelectorAll("button[data-share][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  shareButtons(document);
+  document.addEventListener("htmx:afterSettle", function () { shareButtons(document); });
+
+  document.addEventListener("click", function (event) {
+    var copy = event.target.closest && event.target.closest("button[data-copy]");
+    if (copy) {
+      var input = document.querySelector(copy.getAttribute("data-copy"));
+      var status = copy.parentNode.querySelector("[data-copy-status]");
+      if (!input || !navigator.clipboard) return;
+      navigator.clipboard.writeText(input.value).then(function () {
+        if (status) status.textContent = copy.getAttribute("data-copied");
+      }, function () {
+        input.select();  // no clipboard here: the link is selected, to copy by hand
+      });
+      return;
+    }
+    var share = event.target.closest && event.target.closest("button[data-share]");
+    if (share && navigator.share) {
+      var link = document.querySelector(share.getAttribute("data-share"));
+      if (link) navigator.share({title: share.getAttribute("data-share-title"), url: link.value}).catch(function () {});
+    }
+  });
 
   // The notification bell tells the server whether this page is being looked at
   // (formerly hx-vals="js:...", which htmx would have to evaluate).

@@ -192,6 +192,15 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     assert max(player.score for player in final.players) >= 5 and final.winners and final.standings
     assert final.last_round.table and all(card.owner for card in final.last_round.table)
 
+    # Play again with the same people: the old game's view points to the rematch, with its invite code.
+    again = guest.games("games_rematch", game_id=game.id)
+    assert again.status_code == 201 and again.parsed.id != game.id and again.parsed.you.is_creator
+    assert host.games("games_rematch", game_id=game.id).parsed.id == again.parsed.id  # the same one, host seated
+    old = third.view(game.id)
+    assert old.rematch == again.parsed.id and old.rematch_invite_code
+    joined = third.games("games_join", game_id=old.rematch, body=models.JoinIn(invite_code=old.rematch_invite_code))
+    assert joined.status_code == 200 and len(joined.parsed.players) == 3 and joined.parsed.status == "active"
+
     # Table talk in the live game: said, read, reported, muted and unmuted through the generated client.
     def chat(player, name, **kwargs):
         return player.call(operation("chat", name), client=player.client, game_id=early.id, **kwargs)
