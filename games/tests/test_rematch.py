@@ -141,5 +141,5 @@ class TestPages:
         client.force_login(users[0])
         page = client.get(open_game.get_absolute_url()).content.decode()
         assert 'data-copy="#invite-link"' in page
-        assert 'data-share="#invite-link"' in page
+        assert '<template data-share-button><button type="button" class="secondary" data-share="#invite-link"' in page
         assert "data-copy-status" in page and 'aria-live="polite"' in page

@@ -6,7 +6,7 @@
 //   <input data-select-on-focus>     selects its whole text to copy (an invite link, a token)
 //   <form data-confirm="question">   asks before it is sent (resigning)
 //   <button data-copy="#input">     copies the input's text (an invite link), "Copied" in [data-copy-status]
-//   <button data-share="#input">     shares it where the browser can (navigator.share); hidden elsewhere
+//   <template data-share-button>     a <button data-share="#input"> shown only where navigator.share exists
 (function () {
   "use strict";
 
@@ -27,10 +27,13 @@
     if (form && !window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
   }, true);
 
+  // A Share button only where the browser can share: made from its <template>, again after each swap.
   function shareButtons(root) {
     if (!navigator.share) return;
-    root.querySelectorAll("button[data-share][hidden]").forEach(function (button) {
-      button.hidden = false;
+    root.querySelectorAll("template[data-share-button]").forEach(function (template) {
+      var next = template.nextElementSibling;
+      if (next && next.matches("button[data-share]")) return;
+      template.parentNode.insertBefore(template.content.cloneNode(true), template.nextSibling);
     });
   }
   shareButtons(document);
