@@ -5,7 +5,6 @@ Only the game's players take part: a private game that is not the caller's answe
 403 (``not_a_player``), to reading too: what a table says stays at the table.
 """
 
-
 from ninja import Body, Router, Status
 from pydantic import Field
 

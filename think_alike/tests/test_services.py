@@ -57,7 +57,10 @@ class TestCreate:
     def test_defaults(self, content):
         creator = UserFactory()
         game = game_create(creator=creator, kind="think_alike", max_seats=4)
-        assert (game.kind, game.options) == ("think_alike", {"stop": "points", "board": "random", "lang": "en", "chat": True})
+        assert (game.kind, game.options) == (
+            "think_alike",
+            {"stop": "points", "board": "random", "lang": "en", "chat": True},
+        )
         game, users = think_alike_game(4)
         state = game.state
         assert state["options"]["target"] == 24  # players x 6
