@@ -1,6 +1,9 @@
 """Play again with the same people: the service, the page and the API (issue 15)."""
 
+import threading
+
 import pytest
+from django.db import connection, connections
 from django.urls import reverse
 
 from games.models import Game
@@ -143,3 +146,32 @@ class TestPages:
         assert 'data-copy="#invite-link"' in page
         assert '<template data-share-button><button type="button" class="secondary" data-share="#invite-link"' in page
         assert "data-copy-status" in page and 'aria-live="polite"' in page
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two writers at once need PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_two_players_pressing_at_once_make_one_rematch():
+    old, users = finished_game(4)
+    barrier = threading.Barrier(2)
+    made, failed = [], []
+
+    def press(user):
+        try:
+            barrier.wait()
+            made.append(game_rematch(game_id=old.pk, user=user).pk)
+        except Exception as error:  # noqa: BLE001 - reported below
+            failed.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=press, args=(user,)) for user in users[:2]]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failed
+    assert len(set(made)) == 1
+    rematch = Game.objects.get(pk=made[0])
+    assert sorted(rematch.seats.values_list("user", flat=True)) == sorted(u.pk for u in users[:2])
+    assert Game.objects.count() == 2
