@@ -331,9 +331,11 @@ def main(argv=None) -> int:
             try:
                 view = join_game(api, args.game, args.invite)
             except ApiError as error:
-                if error.code != "already_joined":
+                if error.code not in ("already_joined", "not_open"):
                     raise
                 view = api.get(f"/games/{args.game}")
+                if view["you"].get("seat") is None:  # a started game we are not in
+                    raise
         elif args.create:
             view = create_game(api, seats=args.seats, private=args.private, kind=args.kind)
         else:

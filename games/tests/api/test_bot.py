@@ -98,3 +98,33 @@ def test_the_bots_command_line(site, capsys):
 def test_the_bot_reports_api_errors(site, capsys):
     assert bot.main(["--url", site, "--token", "fab_wrong", "--game", "1"]) == 1
     assert "401 unauthorized" in capsys.readouterr().err
+
+
+def test_the_bot_goes_on_playing_a_started_game_it_sits_in_and_refuses_one_it_does_not(site, capsys):
+    apis = sign_up_bots(site, 3, prefix="seat")
+    view = bot.create_game(apis[0], seats=3)
+    for api in apis[1:]:
+        bot.join_game(api, view["id"])  # the last seat starts the game
+    assert Game.objects.get(pk=view["id"]).status == "active"
+    rng = random.Random(5)
+    original = bot.play_turn
+
+    def play_turn_with_company(api, game_id, rng_):
+        for other in apis[1:]:
+            original(other, game_id, rng)
+        return original(api, game_id, rng_)
+
+    bot.play_turn = play_turn_with_company
+    try:
+        code = bot.main(["--url", site, "--token", apis[0].token, "--game", str(view["id"]), "--poll", "0"])
+    finally:
+        bot.play_turn = original
+    assert code == 0, capsys.readouterr()
+    assert Game.objects.get(pk=view["id"]).status == "finished"
+    outsider = sign_up_bots(site, 1, prefix="late")[0]
+    other = bot.create_game(apis[1], seats=3)
+    for api in (apis[0], apis[2]):
+        bot.join_game(api, other["id"])
+    capsys.readouterr()
+    assert bot.main(["--url", site, "--token", outsider.token, "--game", str(other["id"])]) == 1
+    assert "not_open" in capsys.readouterr().err
