@@ -272,3 +272,12 @@ def test_my_games_are_paged_and_cost_the_same_however_many(client):
     assert all(game.get_absolute_url() in every for game in games)  # each on some page, once
     nonsense = client.get(reverse("games:mine"), {"page": "nonsense"}).content.decode()
     assert "Page 1 of 4" in nonsense
+
+
+def test_every_page_names_the_site_icon_and_the_icon_exists(client):
+    from django.contrib.staticfiles import finders
+
+    page = client.get("/").content.decode()
+    assert '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">' in page
+    icon = finders.find("img/icon.svg")
+    assert icon and open(icon).read().startswith("<svg")
