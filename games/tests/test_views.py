@@ -275,9 +275,11 @@ def test_my_games_are_paged_and_cost_the_same_however_many(client):
 
 
 def test_every_page_names_the_site_icon_and_the_icon_exists(client):
+    from pathlib import Path
+
     from django.contrib.staticfiles import finders
 
     page = client.get("/").content.decode()
     assert '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">' in page
     icon = finders.find("img/icon.svg")
-    assert icon and open(icon).read().startswith("<svg")
+    assert icon and Path(icon).read_text().startswith("<svg")
