@@ -13,11 +13,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.text import TextRefused, text_clean, text_storable
 from games.models import Game, Seat
 from games.services import events
 from games.services.errors import GameError
 from games.services.locking import game_lock
-from games.text import TextRefused, text_clean, text_storable
 
 from .models import REASON_MAX_LENGTH, TEXT_MAX_LENGTH, ChatMessage, ChatMute, ChatReport
 
@@ -53,7 +53,7 @@ def chat_seat(*, game: Game, user, seats=None) -> Seat:
 
 
 def text_checked(text, *, max_length: int, allow_empty: bool = False) -> str:
-    """``text`` as the site keeps it (``games.text``'s policy, outer spaces trimmed), or ``GameError`` (400)."""
+    """``text`` as the site keeps it (``accounts.text``'s policy, outer spaces trimmed), or ``GameError`` (400)."""
     if not isinstance(text, str):
         raise GameError("bad_text", _("Write some text."), "invalid")
     try:
