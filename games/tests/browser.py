@@ -12,3 +12,12 @@ def sign_up(page, base, username):
     page.fill("#id_password2", "a-Long-pass-123")
     page.click("button[type=submit]")
     expect(page.get_by_role("heading", name="Your profile")).to_be_visible()
+
+
+def log_in(page, base, username, password="correct horse battery"):
+    """Log an existing person in through the log-in page (the factories' password by default)."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.locator("form button[type=submit]").click()
+    expect(page).not_to_have_url(f"{base}/accounts/login/")

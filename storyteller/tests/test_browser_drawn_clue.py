@@ -8,7 +8,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from games.services.games import game_create, game_join
-from games.tests.browser import sign_up
+from games.tests.browser import log_in, sign_up
 from games.tests.factories import UserFactory, deck_with_cards
 from storyteller.models import ClueMedia
 
@@ -77,10 +77,7 @@ def test_the_storyteller_draws_a_clue_and_the_others_see_it(live_server, browser
     # Bo, on a phone, sees the drawing as the clue (served to a player of the game).
     phone = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True)
     bo_page = phone.new_page()
-    bo_page.goto(f"{base}/accounts/login/")
-    bo_page.fill("input[name=username]", bo.username)
-    bo_page.fill("input[name=password]", "correct horse battery")
-    bo_page.locator("form button[type=submit]").click()
+    log_in(bo_page, base, bo.username)
     bo_page.goto(f"{base}{game.get_absolute_url()}")
     drawing = bo_page.locator(".clue img.clue-drawing")
     expect(drawing).to_be_visible()
@@ -122,10 +119,7 @@ def test_the_storyteller_records_a_sung_clue_plays_it_back_and_the_others_hear_i
 
     bo_context = browser.new_context()
     bo_page = bo_context.new_page()
-    bo_page.goto(f"{base}/accounts/login/")
-    bo_page.fill("input[name=username]", bo.username)
-    bo_page.fill("input[name=password]", "correct horse battery")
-    bo_page.locator("form button[type=submit]").click()
+    log_in(bo_page, base, bo.username)
     bo_page.goto(f"{base}{game.get_absolute_url()}")
     sound = bo_page.locator(".clue audio.clue-sound")
     expect(sound).to_be_visible()
