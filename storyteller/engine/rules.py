@@ -162,6 +162,94 @@ def winners(state: State) -> tuple[int, ...]:
 # --- scoring ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Reason:
+    """One line of a round's score: why ``seat`` gained ``points`` (0 included, to say why not).
+
+    ``code`` names the rule (``REASONS``); ``count`` is the number the line speaks of (the votes on
+    the seat's card(s) for ``votes_on_card``, the finders for the storyteller's lines), else 0.
+    """
+
+    seat: int
+    code: str
+    points: int
+    count: int = 0
+
+
+# The reason codes, in the order a seat's lines are given.
+STORYTELLER_SOME_FOUND = "storyteller_some_found"  # some but not all voters found it: 3 (4: 3-player rule)
+STORYTELLER_ALL_FOUND = "storyteller_all_found"  # every voter found it: 0
+STORYTELLER_NONE_FOUND = "storyteller_none_found"  # no voter found it: 0
+STORYTELLER_NO_VOTES = "storyteller_no_votes"  # nobody voted: 0
+STORYTELLER_LOST_TURN = "storyteller_lost_turn"  # no clue in time: 0
+FOUND = "found"  # found the storyteller's card (some did not): 3 (4: 3-player rule, the only finder)
+ALL_FOUND = "all_found"  # every voter found it: 2 each
+NONE_FOUND = "none_found"  # no voter found it: 2 each
+NOT_FOUND = "not_found"  # voted for another card while some found it: 0
+NO_VOTE = "no_vote"  # played a card but did not vote in time: 0
+VOTES_ON_CARD = "votes_on_card"  # 1 for each vote on the seat's own card(s)
+REASONS = (
+    STORYTELLER_SOME_FOUND,
+    STORYTELLER_ALL_FOUND,
+    STORYTELLER_NONE_FOUND,
+    STORYTELLER_NO_VOTES,
+    STORYTELLER_LOST_TURN,
+    FOUND,
+    ALL_FOUND,
+    NONE_FOUND,
+    NOT_FOUND,
+    NO_VOTE,
+    VOTES_ON_CARD,
+)
+
+
+def score_breakdown(
+    *,
+    storyteller: int,
+    storyteller_position: int,
+    owners_by_position: Mapping[int, int],
+    votes: Mapping[int, int],
+    three_players: bool,
+) -> tuple[Reason, ...]:
+    """The points of one round, line by line, with their reasons (rules: A round, 5; Timeouts).
+
+    The one place the scoring rules live: ``score_round`` adds these lines up. Every seat
+    appearing (storyteller, owners, voters) has at least one line, ordered by seat. Only
+    votes cast count: abstainers are simply absent from ``votes``.
+    """
+    lines: dict[int, list[Reason]] = {storyteller: []}
+    for seat in (*owners_by_position.values(), *votes):
+        lines.setdefault(seat, [])
+    finders = [voter for voter, position in votes.items() if position == storyteller_position]
+    if not votes:
+        lines[storyteller].append(Reason(storyteller, STORYTELLER_NO_VOTES, 0))
+    elif not finders or len(finders) == len(votes):
+        everyone = bool(finders)
+        code = STORYTELLER_ALL_FOUND if everyone else STORYTELLER_NONE_FOUND
+        lines[storyteller].append(Reason(storyteller, code, 0, len(finders)))
+        for voter in votes:
+            lines[voter].append(Reason(voter, ALL_FOUND if everyone else NONE_FOUND, 2))
+    else:
+        bonus = 4 if three_players and len(finders) == 1 else 3
+        lines[storyteller].append(Reason(storyteller, STORYTELLER_SOME_FOUND, bonus, len(finders)))
+        for voter in votes:
+            if voter in finders:
+                lines[voter].append(Reason(voter, FOUND, bonus))
+            else:
+                lines[voter].append(Reason(voter, NOT_FOUND, 0))
+    on_card: dict[int, int] = {}
+    for position in votes.values():
+        owner = owners_by_position.get(position)
+        if position != storyteller_position and owner is not None and owner != storyteller:
+            on_card[owner] = on_card.get(owner, 0) + 1
+    for seat, seat_lines in lines.items():
+        if seat != storyteller and seat not in votes:
+            seat_lines.append(Reason(seat, NO_VOTE, 0))
+        if seat in on_card:
+            seat_lines.append(Reason(seat, VOTES_ON_CARD, on_card[seat], on_card[seat]))
+    return tuple(line for seat in sorted(lines) for line in lines[seat])
+
+
 def score_round(
     *,
     storyteller: int,
@@ -170,31 +258,34 @@ def score_round(
     votes: Mapping[int, int],
     three_players: bool,
 ) -> dict[int, int]:
-    """Points of one round for every seat appearing (storyteller, owners, voters).
-
-    Only votes cast count: abstainers are simply absent from ``votes``.
-    """
-    points = {storyteller: 0}
-    for seat in owners_by_position.values():
-        points[seat] = 0
-    for seat in votes:
-        points[seat] = 0
-    if not votes:
-        return points
-    finders = [voter for voter, position in votes.items() if position == storyteller_position]
-    if not finders or len(finders) == len(votes):
-        for voter in votes:
-            points[voter] += 2
-    else:
-        bonus = 4 if three_players and len(finders) == 1 else 3
-        points[storyteller] += bonus
-        for voter in finders:
-            points[voter] += bonus
-    for position in votes.values():
-        owner = owners_by_position.get(position)
-        if position != storyteller_position and owner is not None and owner != storyteller:
-            points[owner] += 1
+    """Points of one round for every seat appearing (storyteller, owners, voters): ``score_breakdown`` added up."""
+    points: dict[int, int] = {}
+    for line in score_breakdown(
+        storyteller=storyteller,
+        storyteller_position=storyteller_position,
+        owners_by_position=owners_by_position,
+        votes=votes,
+        three_players=three_players,
+    ):
+        points[line.seat] = points.get(line.seat, 0) + line.points
     return points
+
+
+def round_breakdown(result: RoundResult, *, seats: int) -> tuple[Reason, ...]:
+    """The lines of a recorded round's score (``seats``: the game's, as when it was scored).
+
+    Worked out again from the record (owners, table, votes), the same way as when it was
+    scored, so rounds of states saved before the breakdown existed have one too.
+    """
+    if result.skipped:
+        return (Reason(result.storyteller, STORYTELLER_LOST_TURN, 0),)
+    return score_breakdown(
+        storyteller=result.storyteller,
+        storyteller_position=result.table.index(result.storyteller_card) + 1,
+        owners_by_position={p: result.owners[card] for p, card in enumerate(result.table, start=1)},
+        votes=result.votes,
+        three_players=seats == 3,
+    )
 
 
 # --- actions ---------------------------------------------------------------------
