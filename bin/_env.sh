@@ -57,3 +57,28 @@ fabula_env() {
   export PATH="$venv/bin:$PATH"
   export VIRTUAL_ENV="$venv"
 }
+
+# The browser tests' accessibility checks need axe-core from npm (package.json pins it). Installs
+# Node.js and npm with apt-get where we are root and they are missing (as bin/test does for Chromium),
+# then `npm ci` when node_modules/axe-core is missing. Quiet; does nothing once installed.
+fabula_node_tools() {
+  [ -f "$ROOT/node_modules/axe-core/axe.min.js" ] && return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+      echo "Installing Node.js and npm for the accessibility checks ..."
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null) ||
+        { echo "Could not install npm: the accessibility checks will fail." >&2; return 0; }
+    else
+      echo "npm is not installed (apt-get install nodejs npm): the accessibility checks will fail." >&2
+      return 0
+    fi
+  fi
+  echo "Installing axe-core (npm ci) ..."
+  local log="$ROOT/node_modules.npm-ci.log"
+  if ! (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1; then
+    tail -20 "$log" >&2
+    echo "npm ci failed (whole log in $log): the accessibility checks will fail." >&2
+    return 0
+  fi
+  rm -f "$log"
+}

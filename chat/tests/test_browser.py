@@ -1,9 +1,7 @@
 """Two players chat on the game page in Chromium: each message reaches the other at once; when the
 vote opens the panel closes by itself and says why."""
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -11,25 +9,12 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.services.games import game_act
+from games.tests.browser import assert_accessible
 from games.tests.factories import started_game
 from games.tests.live.test_pages import open_page, socket_open
 from games.tests.play import view_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def axe_violations(page, selector: str) -> list | None:
-    """axe-core's violations inside ``selector``; None where axe-core is not installed ($AXE_CORE_JS or
-    node_modules/axe-core of the checkout)."""
-    for candidate in (os.environ.get("AXE_CORE_JS"), settings.BASE_DIR / "node_modules/axe-core/axe.min.js"):
-        if candidate and Path(candidate).is_file():
-            page.evaluate(Path(candidate).read_text() + "; undefined")  # not a <script>: the page's CSP stays
-            return page.evaluate(
-                "async (selector) => (await axe.run(document.querySelector(selector))).violations"
-                ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ') + ' ' + n.failureSummary).join(', '))",
-                selector,
-            )
-    return None
 
 
 def phone_page(browser, server, user, path):
@@ -81,8 +66,7 @@ def test_two_players_chat_live_and_the_vote_closes_the_chat(asgi_server, browser
     assert carol_page.evaluate("document.documentElement.scrollWidth") <= 390
     send = carol_page.get_by_role("button", name="Send").bounding_box()
     assert send["x"] + send["width"] <= 390
-    violations = axe_violations(carol_page, "#chat")
-    assert not violations, violations
+    assert_accessible(carol_page, "#chat")
 
     bob_page.get_by_label("Your message to the table").fill("half a thought, finished")
     bob_page.get_by_label("Your message to the table").press("Enter")

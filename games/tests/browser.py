@@ -1,5 +1,10 @@
 """Helpers for the browser tests of every app (Playwright on Debian's Chromium)."""
 
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 
@@ -21,3 +26,42 @@ def log_in(page, base, username, password="correct horse battery"):
     page.fill("input[name=password]", password)
     page.locator("form button[type=submit]").click()
     expect(page).not_to_have_url(f"{base}/accounts/login/")
+
+
+def axe_script() -> Path | None:
+    """axe-core's script, where there is one: $AXE_CORE_JS, or node_modules/axe-core of the checkout
+    (package.json pins it; bin/test installs it with npm ci)."""
+    for candidate in (os.environ.get("AXE_CORE_JS"), settings.BASE_DIR / "node_modules/axe-core/axe.min.js"):
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+def axe_required() -> bool:
+    """Under CI and in bin/test a missing axe-core fails the test; elsewhere the check is skipped."""
+    return os.environ.get("CI", "").lower() == "true" or bool(os.environ.get("FABULA_REQUIRE_AXE"))
+
+
+def axe_violations(page, selector: str = "html") -> list[str]:
+    """axe-core's violations (default rules) inside ``selector``: one line per element, with the rule's
+    id, the element's selector and its HTML."""
+    script = axe_script()
+    if script is None:
+        message = "axe-core is missing: `npm ci` at the checkout's root installs it (or set $AXE_CORE_JS)"
+        if axe_required():
+            pytest.fail(message)
+        pytest.skip(message)
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        # Evaluated through the browser's debugging protocol: the pages' CSP refuses an added <script>.
+        page.evaluate(script.read_text() + "\n;undefined")
+    return page.evaluate(
+        """async (selector) => (await axe.run(document.querySelector(selector))).violations.flatMap(
+            (v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} ${n.html.slice(0, 200)}`))""",
+        selector,
+    )
+
+
+def assert_accessible(page, selector: str = "html"):
+    """No axe-core violation inside ``selector``."""
+    violations = axe_violations(page, selector)
+    assert violations == [], "\n".join([f"axe-core on {page.url}:", *violations])

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.models import Game
 from games.services.games import game_act
-from games.tests.browser import sign_up
+from games.tests.browser import assert_accessible, sign_up
 from games.tests.factories import UserFactory
 from games.tests.play import view_for
 
@@ -45,30 +45,6 @@ def screenshot(page, name: str) -> Path:
 def assert_no_sideways_scroll(page):
     width, inner = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
     assert width <= inner, f"the page is {width} px wide in a {inner} px window"
-
-
-def axe_core() -> Path | None:
-    """axe-core's script, where there is one: $AXE_CORE_JS, or node_modules/axe-core of the checkout."""
-    for candidate in (os.environ.get("AXE_CORE_JS"), settings.BASE_DIR / "node_modules/axe-core/axe.min.js"):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    return None
-
-
-def assert_accessible(page, selector: str):
-    """No axe-core violation inside ``selector`` (checked where axe-core is installed)."""
-    script = axe_core()
-    if script is None:
-        return
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        # Evaluated through the browser's debugging protocol: the pages' CSP refuses an added <script>.
-        page.evaluate(script.read_text() + "\n;undefined")
-    violations = page.evaluate(
-        "async (selector) => (await axe.run(document.querySelector(selector))).violations"
-        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))",
-        selector,
-    )
-    assert violations == [], violations
 
 
 @pytest.fixture(params=list(VIEWPORTS))
