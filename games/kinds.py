@@ -204,6 +204,11 @@ class GameKind:
         """Why the table may not talk in ``state`` (words for a person, a lazy translation), or None: it may."""
         return None
 
+    def rules_context(self, *, lang: str) -> dict:
+        """What the rules page (``templates.rules``) shows beside its text, in the page's language ``lang``:
+        the kind's own cards, a worked example. The kind caches it: the page must cost no query per card."""
+        return {}
+
     # --- the API ------------------------------------------------------------------------
 
     # The view's response model: a ``games.api.schemas.GameViewBase`` whose ``kind`` is

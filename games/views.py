@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -40,7 +40,7 @@ def rules(request, kind: str):
     game_kind = kinds.get(kind)
     if game_kind is None:
         raise Http404
-    return render(request, game_kind.templates.rules)
+    return render(request, game_kind.templates.rules, game_kind.rules_context(lang=translation.get_language() or "en"))
 
 
 LOBBY_PAGE_SIZE = 30

@@ -174,5 +174,10 @@ class StorytellerKind(GameKind):
         for deck, added in decks_load_builtin():
             yield f"deck {deck.slug}: {deck.cards.count()} cards ({added} added)"
 
+    def rules_context(self, *, lang: str) -> dict:
+        from .rules_example import rules_context
+
+        return rules_context()
+
 
 KIND = StorytellerKind()

@@ -183,5 +183,10 @@ class ThinkAlikeKind(GameKind):
             filled = f", {loaded.updated} given the languages they lacked" if loaded.updated else ""
             yield f"think alike {name}: {loaded.created} added, {loaded.unchanged} already there{filled}"
 
+    def rules_context(self, *, lang: str) -> dict:
+        from .rules_example import rules_context
+
+        return rules_context(lang=lang)
+
 
 KIND = ThinkAlikeKind()
