@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.http import Http404
 
 from accounts.text import text_storable
@@ -18,6 +18,7 @@ from games.models import Game, Move, Seat
 from games.selectors.timeouts import timeout_text
 
 from . import ratings
+from .charts import Series
 from .kinds import Board, Totals, board_of, kind_stats
 from .kinds import kind_stats as _kind_stats
 from .models import GameRecord, Leaderboard, LeaderboardEntry, Period, PlayerStats
@@ -39,7 +40,32 @@ def game_replay(*, game: Game, seats: list[Seat]) -> dict:
             round_["timeouts"] = timeouts.get(round_.get("number"), [])
     if replay is None or not kind.templates.replay:
         raise Http404("no replay for this kind of game")
-    return replay | {"template": kind.templates.replay, "with_bots": any(seat.user.is_bot for seat in seats)}
+    return replay | {
+        "template": kind.templates.replay,
+        "with_bots": any(seat.user.is_bot for seat in seats),
+        "scores": replay_scores(replay),
+    }
+
+
+def replay_scores(replay: dict) -> dict:
+    """Each player's score from the start (0) and after each round of a replay, for its chart and table.
+
+    ``{"x": [0, 1, ...], "players": [...], "rows": [{"number", "scores"}], "series": [Series]}``;
+    read from the rounds' standings, no query. A score missing from a round stays as it was.
+    """
+    players = replay.get("players", [])
+    current = {player["seat"]: 0 for player in players}
+    rows = []
+    for round_ in replay.get("rounds", ()):
+        for standing in round_.get("standings", ()):
+            if standing.get("seat") in current:
+                current[standing["seat"]] = standing["score"]
+        rows.append({"number": round_["number"], "scores": [current[player["seat"]] for player in players]})
+    series = [
+        Series(name=player["name"], colour=player["colour"], values=[0, *(row["scores"][index] for row in rows)])
+        for index, player in enumerate(players)
+    ]
+    return {"x": [0, *(row["number"] for row in rows)], "players": players, "rows": rows, "series": series}
 
 
 def replay_timeouts(*, game: Game, seats: list[Seat]) -> dict[int, list[str]]:
@@ -70,6 +96,23 @@ class KindProfile:
     rating_sigma: float
     figures: list
     ranks: list  # [(board, period label, entry)]
+    history: "KindHistory | None" = None  # the latest games, for the charts (``player_history``)
+
+
+HISTORY_GAMES = 30  # games of each kind in a player's charts
+
+
+@dataclass(frozen=True)
+class KindHistory:
+    """A player's latest games of one kind, oldest first: each with its points per round and the rating after it.
+
+    ``games``: dicts of ``number`` (1 for the oldest shown), ``game_id``, ``finished_at``,
+    ``points``, ``rounds``, ``points_per_round`` (None without a round) and ``rating``;
+    ``rating_before``: the rating before the oldest of them.
+    """
+
+    games: list[dict]
+    rating_before: float
 
 
 def player_get(*, username: str):
@@ -88,16 +131,13 @@ def player_games(*, player, viewer, page) -> Page:
     """
     # The game's visibility comes with the page's rows (select_related), not as an
     # annotation: the paginator's count then needs no join on the player's own page.
-    records = (
+    records = _visible_to(
         GameRecord.objects.filter(user=player)
         .select_related("game")
-        .only("game_id", "kind", "finished_at", "rank", "players", "score", "won", "resigned", "game__visibility")
+        .only("game_id", "kind", "finished_at", "rank", "players", "score", "won", "resigned", "game__visibility"),
+        player=player,
+        viewer=viewer,
     )
-    if not (viewer.is_authenticated and viewer.pk == player.pk):
-        visible = Q(game__visibility=Game.Visibility.PUBLIC)
-        if viewer.is_authenticated:
-            visible |= Q(Exists(Seat.objects.filter(game=OuterRef("game"), user=viewer)))
-        records = records.filter(visible)
     records = records.order_by("-finished_at", "-game_id")
     page_obj = Paginator(records, PROFILE_PAGE_SIZE).get_page(page)
     tables: dict[int, list[GameRecord]] = {}
@@ -118,6 +158,57 @@ def player_games(*, player, viewer, page) -> Page:
         record.table = tables.get(record.game_id, [])
         record.visibility = record.game.visibility
     return page_obj
+
+
+def _visible_to(records: QuerySet, *, player, viewer) -> QuerySet:
+    """The player's ``records`` the viewer may see: all to the player, a private game's only to its players."""
+    if viewer.is_authenticated and viewer.pk == player.pk:
+        return records
+    visible = Q(game__visibility=Game.Visibility.PUBLIC)
+    if viewer.is_authenticated:
+        visible |= Q(Exists(Seat.objects.filter(game=OuterRef("game"), user=viewer)))
+    return records.filter(visible)
+
+
+def player_history(*, player, viewer) -> dict[str, KindHistory]:
+    """The player's latest ``HISTORY_GAMES`` games of each kind the viewer may see (as ``player_games``): one query.
+
+    The ratings are the player's after each game, private games included (as the
+    rating the page shows): a hidden game is left out of the list, not out of the rating.
+    """
+    latest = Window(RowNumber(), partition_by=[F("kind")], order_by=[F("finished_at").desc(), F("game_id").desc()])
+    rows = (
+        _visible_to(GameRecord.objects.filter(user=player), player=player, viewer=viewer)
+        .annotate(latest=latest)
+        .filter(latest__lte=HISTORY_GAMES)
+        .values_list(
+            "kind", "game_id", "finished_at", "points", "rounds", "mu_before", "sigma_before", "mu_after", "sigma_after"
+        )
+    )
+    by_kind: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_kind.setdefault(row[0], []).append(row)
+    history = {}
+    for kind, records in by_kind.items():
+        records.sort(key=lambda row: (row[2], row[1]))
+        history[kind] = KindHistory(
+            games=[
+                {
+                    "number": number,
+                    "game_id": game_id,
+                    "finished_at": finished_at,
+                    "points": points,
+                    "rounds": rounds,
+                    "points_per_round": points / rounds if rounds else None,
+                    "rating": ratings.ordinal(mu, sigma),
+                }
+                for number, (_kind, game_id, finished_at, points, rounds, _mu0, _sigma0, mu, sigma) in enumerate(
+                    records, start=1
+                )
+            ],
+            rating_before=ratings.ordinal(records[0][5], records[0][6]),
+        )
+    return history
 
 
 def player_profile(*, player) -> list[KindProfile]:

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 from django.conf import settings
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -7,7 +9,7 @@ from games import kinds
 from games.selectors.games import game_get_for_viewer
 
 from .models import Period
-from .selectors import game_replay, leaderboard_page, player_games, player_get, player_profile
+from .selectors import game_replay, leaderboard_page, player_games, player_get, player_history, player_profile
 
 
 @require_GET
@@ -19,12 +21,14 @@ def replay(request, game_id: int):
 @require_GET
 def player(request, username: str):
     player = player_get(username=username)
+    history = player_history(player=player, viewer=request.user)
+    profiles = [replace(profile, history=history.get(profile.kind)) for profile in player_profile(player=player)]
     return render(
         request,
         "stats/player.html",
         {
             "player": player,
-            "profiles": player_profile(player=player),
+            "profiles": profiles,
             "games": player_games(player=player, viewer=request.user, page=request.GET.get("page")),
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
         },
