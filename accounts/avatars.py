@@ -1,0 +1,136 @@
+"""Generated avatars: a small SVG per player, made from their name and colour, nothing uploaded.
+
+An avatar is a shape filled with the player's colour and their initials on it. The shape
+comes from the player (a hash of a stable key: the username) or is given (a seat's position,
+so the players of one table never share one): the avatars tell people apart without colour.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from .models import COLOUR_HEX
+
+# Colours a seat may have beyond the people's own (games.services.games.SEAT_COLOURS).
+EXTRA_HEX = {"teal": "#2a9d8f", "brown": "#8a5a3c"}
+UNKNOWN_HEX = "#888888"
+DARK = "#231f1a"
+LIGHT = "#ffffff"
+
+
+def _polygon(corners: int, radius: float, *, turn: float = -90.0) -> str:
+    points = []
+    for k in range(corners):
+        angle = math.radians(turn + 360.0 * k / corners)
+        points.append(f"{radius * math.cos(angle):.2f},{radius * math.sin(angle):.2f}")
+    return "M" + " L".join(points) + " Z"
+
+
+def _star(points: int, outer: float, inner: float) -> str:
+    corners = []
+    for k in range(points * 2):
+        radius = outer if k % 2 == 0 else inner
+        angle = math.radians(-90.0 + 180.0 * k / points)
+        corners.append(f"{radius * math.cos(angle):.2f},{radius * math.sin(angle):.2f}")
+    return "M" + " L".join(corners) + " Z"
+
+
+# Outlines centred on (0, 0) within a radius of 16: different enough to tell apart in grey.
+SHAPES: tuple[str, ...] = (
+    "M16,0 A16,16 0 1 1 -16,0 A16,16 0 1 1 16,0 Z",  # circle
+    "M-11,-14 H11 Q14,-14 14,-11 V11 Q14,14 11,14 H-11 Q-14,14 -14,11 V-11 Q-14,-14 -11,-14 Z",  # square
+    _polygon(6, 16),  # hexagon
+    _polygon(4, 16),  # diamond
+    _polygon(3, 17.5, turn=-90.0),  # triangle
+    _star(5, 16.5, 9.5),  # star
+    _polygon(8, 16, turn=-67.5),  # octagon
+    _star(8, 16, 12),  # flower: a sun with eight rays
+    _polygon(5, 16),  # pentagon
+    "M0,-16 C9,-16 16,-9 16,0 C16,9 9,16 0,16 C-4,16 -16,12 -16,0 C-16,-12 -4,-16 0,-16 Z",  # pebble
+)
+# Where the initials sit in each shape (a triangle's middle is low).
+TEXT_Y = {4: 5.0}
+
+
+def colour_hex(colour: str) -> str:
+    return COLOUR_HEX.get(colour) or EXTRA_HEX.get(colour) or UNKNOWN_HEX
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = []
+    for i in (1, 3, 5):
+        c = int(hex_colour[i : i + 2], 16) / 255
+        channels.append(c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+    red, green, blue = channels
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def ink_for(hex_colour: str) -> str:
+    """Dark or light letters, whichever reads better on ``hex_colour``."""
+    lum = _luminance(hex_colour)
+    on_dark = (1.05) / (lum + 0.05)
+    on_light = (lum + 0.05) / (_luminance(DARK) + 0.05)
+    return LIGHT if on_dark >= on_light else DARK
+
+
+def initials(name: str) -> str:
+    """One or two letters of a name: the first of its first two words (upper case)."""
+    words = [word for word in str(name).replace("_", " ").replace(".", " ").replace("-", " ").split() if word]
+    if not words:
+        return "?"
+    letters = words[0][0] + (words[1][0] if len(words) > 1 else "")
+    return letters.upper()
+
+
+def shape_of(key: str) -> int:
+    """The shape a player has wherever no table gives one: the same key, the same shape."""
+    digest = hashlib.sha256(str(key).encode()).digest()
+    return int.from_bytes(digest[:4], "big") % len(SHAPES)
+
+
+@functools.lru_cache(maxsize=2048)
+def avatar_svg(
+    *,
+    key: str,
+    name: str,
+    colour: str,
+    shape: int | None = None,
+    size: int = 32,
+    label: bool = False,
+    css_class: str = "avatar",
+) -> SafeString:
+    """A player's avatar as inline SVG markup (the name escaped).
+
+    ``label``: the avatar names the player to screen readers (an image named by the player's
+    name); without it, it is decorative (``aria-hidden``) because the name is beside it.
+    """
+    index = (shape_of(key) if shape is None else shape) % len(SHAPES)
+    fill = colour_hex(colour)
+    letters = initials(name)
+    font = 15 if len(letters) == 1 else 12.5
+    accessible = (
+        format_html('role="img" aria-label="{}"', name) if label else mark_safe('aria-hidden="true" focusable="false"')
+    )
+    return format_html(
+        '<svg class="{} shape-{}" viewBox="-18 -18 36 36" width="{}" height="{}" {}>'
+        '<path d="{}" fill="{}" stroke="{}" stroke-width="1.5"></path>'
+        '<text x="0" y="{}" text-anchor="middle" dominant-baseline="middle" font-size="{}" font-weight="700" fill="{}">'
+        "{}</text></svg>",
+        css_class,
+        index,
+        size,
+        size,
+        accessible,
+        SHAPES[index],
+        fill,
+        DARK,
+        TEXT_Y.get(index, 0.5),
+        font,
+        ink_for(fill),
+        letters,
+    )
