@@ -192,6 +192,10 @@ class GameKind:
         """What a seat the state waits for is asked for (a slug the kind's texts know)."""
         return str(state.phase)
 
+    def score_track(self, view: dict) -> int | None:
+        """The length of the table's score track (0 to it) for this ``view``, or None: no track."""
+        return None
+
     def revealed_rounds(self, before: Any, after: Any) -> list[int]:
         """The rounds this change finished and showed (their cards, votes or answers)."""
         return []

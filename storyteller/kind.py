@@ -151,6 +151,10 @@ class StorytellerKind(GameKind):
 
         return storyteller_replay(game=game, seats=seats)
 
+    def score_track(self, view) -> int:
+        # The box's track runs to 30; a target score (house rule) is where this game ends.
+        return (view.get("options") or {}).get("target_score") or 30
+
     def chat_closed(self, state):
         # Seed 001: no talking while the secret vote is open.
         if state.phase == engine.Phase.VOTE:

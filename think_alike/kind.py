@@ -158,6 +158,11 @@ class ThinkAlikeKind(GameKind):
 
         return think_alike_view(game=game, seats=seats, viewer=viewer)
 
+    def score_track(self, view) -> int | None:
+        # A track to the target when the game stops at a score; other stops have no end on it.
+        stop = view.get("stop") or {}
+        return stop.get("target") if stop.get("stop") == "points" else None
+
     def revealed_rounds(self, before, after) -> list[int]:
         done = len(before.history) if before is not None else 0
         return [played.number for played in after.history[done:]]
