@@ -1,4 +1,5 @@
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect
@@ -7,7 +8,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
-from django.utils.text import Truncator
+from django.utils.text import Truncator, format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -22,12 +23,14 @@ from .models import (
     StorytellerTableCard,
     StorytellerVote,
 )
+from .models.cards import ALT_TEXT_MAX_LENGTH, alt_languages
 from .services.cards import (
     MAX_IMAGE_BYTES,
     MAX_ZIP_BYTES,
     MB,
     CardImageError,
     CardImportError,
+    alt_texts_clean,
     card_create,
     card_image_prepare,
     cards_import_zip,
@@ -177,7 +180,8 @@ class ZipImportForm(forms.Form):
         help_text=_(
             "PNG, JPEG or WebP pictures. Each is cropped to the card's shape and resized. To give alt texts "
             "and tags, add a file cards.csv (columns: file, alt, tags) or cards.json (a list of objects with "
-            "file, alt and tags). Pictures without an alt text are retired until described."
+            "file, alt and tags). Pictures without an alt text are retired until described. The alt text in "
+            "another language goes in a column (or key) alt_ and its code: alt_da, alt_fi, alt_fr, alt_nb, alt_sv."
         ),
     )
 
@@ -226,17 +230,73 @@ class AltTextFilter(admin.SimpleListFilter):
         return queryset
 
 
+class AltTranslationFilter(admin.SimpleListFilter):
+    title = _("translated alt text")
+    parameter_name = "alt_missing_in"
+
+    def lookups(self, request, model_admin):
+        names = dict(settings.LANGUAGES)
+        return [(code, format_lazy(_("Missing in {}"), names[code])) for code in alt_languages()]
+
+    def queryset(self, request, queryset):
+        if self.value() in alt_languages():
+            return queryset.exclude(alt_texts__has_key=self.value())
+        return queryset
+
+
+def alt_translation_field(code: str) -> str:
+    return f"alt_text_{code}"
+
+
+ALT_TRANSLATION_FIELDS = tuple(alt_translation_field(code) for code in alt_languages())
+
+
 class CardChangeForm(forms.ModelForm):
+    """The card's words, with one box for each of the site's other languages (``Card.alt_texts``)."""
+
     class Meta:
         model = Card
         fields = ("alt_text", "tags", "is_retired")
         widgets = {"tags": forms.TextInput(attrs={"class": "vLargeTextField"})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            for code in alt_languages():
+                self.initial.setdefault(alt_translation_field(code), self.instance.alt_texts.get(code, ""))
 
     def clean_tags(self):
         try:
             return tags_clean(self.cleaned_data["tags"])
         except CardImageError as error:
             raise ValidationError(error.message) from None
+
+    def clean(self):
+        cleaned = super().clean()
+        texts = {code: cleaned.get(alt_translation_field(code), "") for code in alt_languages()}
+        try:
+            cleaned["alt_texts"] = alt_texts_clean(texts)
+        except CardImageError as error:
+            raise ValidationError(error.message) from None
+        self.instance.alt_texts = cleaned["alt_texts"]
+        return cleaned
+
+
+def _add_translation_fields(form_class) -> None:
+    names = dict(settings.LANGUAGES)
+    for code in alt_languages():
+        field = forms.CharField(
+            label=format_lazy(_("Alt text in {}"), names[code]),
+            required=False,
+            max_length=ALT_TEXT_MAX_LENGTH,
+            widget=forms.Textarea(attrs={"rows": 2, "cols": 80, "lang": code}),
+            help_text=_("Left empty, the English alt text is read out in its place."),
+        )
+        form_class.base_fields[alt_translation_field(code)] = field
+        form_class.declared_fields[alt_translation_field(code)] = field
+
+
+_add_translation_fields(CardChangeForm)
 
 
 class CardAddForm(CardChangeForm):
@@ -247,6 +307,7 @@ class CardAddForm(CardChangeForm):
 
     class Meta(CardChangeForm.Meta):
         fields = ("deck", "picture", "alt_text", "tags")
+        # (and the translations, from CardChangeForm)
 
     def clean_picture(self):
         upload = self.cleaned_data["picture"]
@@ -273,7 +334,7 @@ class CardAdmin(admin.ModelAdmin):
         "decoy_votes_column",
     )
     list_display_links = ("alt_text_column",)
-    list_filter = ("deck", "is_retired", AltTextFilter)
+    list_filter = ("deck", "is_retired", AltTextFilter, AltTranslationFilter)
     list_select_related = ("deck",)
     search_fields = ("alt_text", "tags")
     ordering = ("deck", "id")
@@ -282,6 +343,7 @@ class CardAdmin(admin.ModelAdmin):
     readonly_fields = ("preview", "deck", "figures")
     fieldsets = (
         (None, {"fields": ("preview", "deck", "alt_text", "tags", "is_retired")}),
+        (_("The alt text in other languages"), {"fields": ALT_TRANSLATION_FIELDS}),
         (_("In the games"), {"fields": ("figures",)}),
     )
 
@@ -300,7 +362,11 @@ class CardAdmin(admin.ModelAdmin):
             if form.is_valid():
                 data = form.cleaned_data
                 card = card_create(
-                    deck=data["deck"], image=data["picture"], alt_text=data["alt_text"], tags=data["tags"]
+                    deck=data["deck"],
+                    image=data["picture"],
+                    alt_text=data["alt_text"],
+                    tags=data["tags"],
+                    alt_texts=data["alt_texts"],
                 )
                 self.log_addition(request, card, [{"added": {}}])
                 self.message_user(request, _("The card “%(card)s” was added.") % {"card": card}, messages.SUCCESS)
@@ -370,11 +436,14 @@ class CardAdmin(admin.ModelAdmin):
 def _picture(card: Card, *, width: int, height: int):
     if not card.image:
         return "—"
+    face = card.alt_in()
     return format_html(
-        '<a href="{}" target="_blank" rel="noopener"><img src="{}" alt="{}" width="{}" height="{}" loading="lazy"></a>',
+        '<a href="{}" target="_blank" rel="noopener">'
+        '<img src="{}" alt="{}"{} width="{}" height="{}" loading="lazy"></a>',
         card.image.url,
         card.image.url,
-        card.alt_text,
+        face["alt"],
+        format_html(' lang="{}"', face["alt_lang"]) if face["alt_lang"] else "",
         width,
         height,
     )

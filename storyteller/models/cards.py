@@ -1,9 +1,12 @@
 import uuid
 from pathlib import PurePath
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Count, F, FloatField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, NullIf
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from .card_stats import CardDeal
@@ -13,6 +16,45 @@ def card_image_path(card: "Card", filename: str) -> str:
     # Never the uploader's file name: it could say what the picture shows.
     suffix = PurePath(filename).suffix.lower() or ".webp"
     return f"cards/{uuid.uuid4().hex}{suffix}"
+
+
+ALT_TEXT_MAX_LENGTH = 1000
+
+
+def alt_languages() -> list[str]:
+    """The languages a card's alt text may be translated into: the site's, less its own (English)."""
+    return [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def alt_language(code: str | None) -> str:
+    """The site language a language code stands for ("fi-FI" -> "fi", "no" -> "nb"), else the site's own."""
+    base = (code or "").lower().replace("_", "-").split("-")[0]
+    base = "nb" if base in ("no", "nn") else base
+    return base if base in alt_languages() else settings.LANGUAGE_CODE
+
+
+def validate_alt_texts(value) -> None:
+    """Translations of an alt text: {language: text}, each language one of the site's (not English, which is
+    the alt text itself), each text a non-empty string of at most ``ALT_TEXT_MAX_LENGTH`` characters."""
+    if not isinstance(value, dict):
+        raise ValidationError(_("The translated alt texts should be an object of language: text."), code="invalid")
+    known = alt_languages()
+    unknown = sorted(str(key) for key in value if key not in known)
+    if unknown:
+        raise ValidationError(
+            _("Unknown language for an alt text: %(keys)s (the languages are %(known)s).")
+            % {"keys": ", ".join(unknown), "known": ", ".join(known)},
+            code="language",
+        )
+    for language, text in value.items():
+        if not isinstance(text, str) or not text.strip():
+            raise ValidationError(_("The alt text in “%(language)s” is empty.") % {"language": language}, code="empty")
+        if len(text) > ALT_TEXT_MAX_LENGTH:
+            raise ValidationError(
+                _("The alt text in “%(language)s” is longer than %(max)d characters.")
+                % {"language": language, "max": ALT_TEXT_MAX_LENGTH},
+                code="length",
+            )
 
 
 class DeckQuerySet(models.QuerySet):
@@ -84,6 +126,13 @@ class Card(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="cards", verbose_name=_("deck"))
     image = models.ImageField(_("image"), upload_to=card_image_path)
     alt_text = models.TextField(_("alt text"), help_text=_("One or two sentences that describe the picture."))
+    alt_texts = models.JSONField(
+        _("translated alt texts"),
+        default=dict,
+        blank=True,
+        validators=[validate_alt_texts],
+        help_text=_("The alt text in the site's other languages; the alt text itself is the English one."),
+    )
     tags = models.CharField(_("tags"), max_length=200, blank=True, help_text=_("Comma-separated."))
     is_retired = models.BooleanField(
         _("retired"), default=False, help_text=_("A retired card is dealt in no new game; running games keep it.")
@@ -108,3 +157,21 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck.slug} #{self.pk}"
+
+    def alt_in(self, language: str | None = None) -> dict:
+        """The picture in words in ``language`` (default: the active one), as views show it:
+        ``{"alt": text, "alt_lang": ""}``, or the English text with ``"alt_lang": "en"`` where the card
+        has no words in that language (an ``<img lang="en">`` lets a screen reader say them right)."""
+        return card_alt(self.alt_text, self.alt_texts, language)
+
+
+def card_alt(alt_text: str, alt_texts: dict | None, language: str | None = None) -> dict:
+    """See ``Card.alt_in``: the same from the two columns, for code that reads them as values."""
+    wanted = alt_language(translation.get_language() if language is None else language)
+    if wanted != settings.LANGUAGE_CODE:
+        text = (alt_texts or {}).get(wanted)
+        if isinstance(text, str) and text:
+            return {"alt": text, "alt_lang": ""}
+        if alt_text:
+            return {"alt": alt_text, "alt_lang": settings.LANGUAGE_CODE}
+    return {"alt": alt_text, "alt_lang": ""}

@@ -14,6 +14,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +24,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from games.services.errors import GameError
 from storyteller.models import Card, Deck
+from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_languages, validate_alt_texts
 
 DEFAULT_DECK_SLUG = "dream"  # the illustrated deck shipped with Fabula
 
@@ -34,7 +37,6 @@ MAX_IMAGE_PIXELS = 40_000_000  # decoded, a picture takes about 4 bytes a pixel
 MAX_ZIP_BYTES = 50 * 1024 * 1024
 MAX_ZIP_FILES = 500
 MAX_ZIP_UNPACKED_BYTES = 200 * 1024 * 1024
-ALT_TEXT_MAX_LENGTH = 1000
 TAGS_MAX_LENGTH = Card._meta.get_field("tags").max_length
 
 MB = 1024 * 1024
@@ -230,11 +232,50 @@ def _to_card(image: Image.Image) -> Image.Image:
     return ImageOps.fit(image, CARD_SIZE, method=Image.Resampling.LANCZOS)
 
 
-def card_create(*, deck: Deck, image: PreparedImage, alt_text: str, tags: str = "", is_retired: bool = False) -> Card:
-    """A new card from a prepared picture (see ``card_image_prepare``)."""
-    return _cards_store(
-        deck=deck, entries=[(image, {"alt_text": alt_text, "tags": tags_clean(tags), "is_retired": is_retired})]
-    )[0]
+def alt_texts_clean(texts) -> dict[str, str]:
+    """Translations of an alt text as stored: {language: one line of text}, without the empty ones.
+
+    Raises ``CardImageError`` for a language the site does not have (or English, which is the alt
+    text itself) or a text that is too long.
+    """
+    if texts is None:
+        return {}
+    if not isinstance(texts, dict):
+        raise CardImageError(_("The translated alt texts should be an object of language: text."))
+    cleaned = {}
+    for language, text in texts.items():
+        if text is None:
+            text = ""
+        if not isinstance(text, str):
+            raise CardImageError(_("The alt text in “%(language)s” is not text.") % {"language": language})
+        text = _one_line(text)
+        if text or language not in alt_languages():
+            cleaned[language] = text  # an unknown language is refused below, even without words
+    try:
+        validate_alt_texts(cleaned)
+    except ValidationError as error:
+        raise CardImageError(error.messages[0]) from None
+    return cleaned
+
+
+def card_create(
+    *,
+    deck: Deck,
+    image: PreparedImage,
+    alt_text: str,
+    tags: str = "",
+    is_retired: bool = False,
+    alt_texts: dict[str, str] | None = None,
+) -> Card:
+    """A new card from a prepared picture (see ``card_image_prepare``); ``alt_texts`` translates
+    ``alt_text`` into the site's other languages ({language: text})."""
+    fields = {
+        "alt_text": alt_text,
+        "alt_texts": alt_texts_clean(alt_texts),
+        "tags": tags_clean(tags),
+        "is_retired": is_retired,
+    }
+    return _cards_store(deck=deck, entries=[(image, fields)])[0]
 
 
 def _cards_store(*, deck: Deck, entries) -> list[Card]:
@@ -271,11 +312,14 @@ def cards_import_zip(*, deck: Deck, archive) -> CardImport:
     """Add a card for every picture in a zip, or none at all.
 
     ``archive`` is a file object (an upload). A ``.csv`` (columns file, alt,
-    tags) or ``.json`` file in the zip (a list of {"file", "alt", "tags"}, or an
+    tags, and alt_da, alt_fi... for the alt text in the site's other languages)
+    or ``.json`` file in the zip (a list of {"file", "alt", "tags"}, or an
     object with such a list under "cards", like the built-in decks' manifests)
-    gives alt texts and tags by file name. A picture without an alt text is
-    imported retired, with an empty alt text: it is dealt once someone has
-    described it and restored it.
+    gives alt texts and tags by file name. In JSON the translations are
+    "alt_texts": {"fi": ...} (as in the built-in decks), "alt_fi" keys, or "alt"
+    as an object {"en": ..., "fi": ...}. A picture without an (English) alt
+    text is imported retired, with an empty alt text: it is dealt once someone
+    has described it and restored it.
 
     Raises ``CardImportError`` listing every refused file and why.
     """
@@ -336,7 +380,12 @@ def cards_import_zip(*, deck: Deck, archive) -> CardImport:
                 image = card_image_prepare(name=info.filename, data=_read_member(zipped, info))
                 meta = details.get(base, {})
                 alt_text = meta.get("alt_text", "")
-                fields = {"alt_text": alt_text, "tags": tags_clean(meta.get("tags", "")), "is_retired": not alt_text}
+                fields = {
+                    "alt_text": alt_text,
+                    "alt_texts": meta.get("alt_texts", {}),
+                    "tags": tags_clean(meta.get("tags", "")),
+                    "is_retired": not alt_text,
+                }
             except CardImageError as error:
                 problems.append((info.filename, str(error.message)))
                 continue
@@ -383,7 +432,7 @@ def _read_member(zipped: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
 
 
 def _read_manifest(name: str, data: bytes) -> dict[str, dict]:
-    """File name -> {"alt_text", "tags"} from the zip's .csv or .json file."""
+    """File name -> {"alt_text", "alt_texts", "tags"} from the zip's .csv or .json file."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -411,6 +460,10 @@ def _read_manifest(name: str, data: bytes) -> dict[str, dict]:
         tags = row.get("tags", "")
         if not isinstance(file, str) or not file.strip():
             raise CardImportError(_("Entry %(n)d names no file.") % {"n": number})
+        translations = _translations_of(row, number)
+        if isinstance(alt, dict):  # "alt": {"en": ..., "fi": ...}
+            translations = {**alt, **translations}
+            alt = translations.pop(settings.LANGUAGE_CODE, "")
         if not isinstance(alt, str) or not isinstance(tags, (str, list)):
             raise CardImportError(_("Entry %(n)d: alt is text and tags a list or text.") % {"n": number})
         base = PurePosixPath(file.strip()).name
@@ -422,5 +475,21 @@ def _read_manifest(name: str, data: bytes) -> dict[str, dict]:
                 _("The alt text of “%(file)s” is longer than %(max)d characters.")
                 % {"file": base, "max": ALT_TEXT_MAX_LENGTH}
             )
-        details[base] = {"alt_text": alt, "tags": tags}
+        try:
+            translations = alt_texts_clean(translations)
+        except CardImageError as error:
+            raise CardImportError(_("“%(file)s”: %(problem)s") % {"file": base, "problem": error.message}) from None
+        details[base] = {"alt_text": alt, "alt_texts": translations, "tags": tags}
     return details
+
+
+def _translations_of(row: dict, number: int) -> dict:
+    """The translations of an entry's alt text: its "alt_texts" object and its "alt_<language>" keys."""
+    translations = row.get("alt_texts") or {}
+    if not isinstance(translations, dict):
+        raise CardImportError(_("Entry %(n)d: alt_texts should be an object of language: text.") % {"n": number})
+    translations = dict(translations)
+    for key, text in row.items():
+        if isinstance(key, str) and key.startswith("alt_") and key not in ("alt_text", "alt_texts"):
+            translations[key.removeprefix("alt_")] = text
+    return translations

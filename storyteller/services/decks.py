@@ -16,7 +16,9 @@ STATIC_CARDS_DIR = Path(__file__).resolve().parent.parent / "static" / "cards"
 def deck_load_builtin(*, manifest: Path) -> tuple[Deck, int]:
     """Create or complete the deck a manifest describes; returns (deck, cards added).
 
-    Running it again adds nothing: each card remembers its source.
+    Running it again adds no card: each card remembers its source. It does give the cards
+    already loaded the translations of their alt texts that they lack (a manifest's new
+    languages), as long as their English text is still the manifest's.
     """
     data = json.loads(manifest.read_text(encoding="utf-8"))
     slug = data["slug"]
@@ -26,10 +28,21 @@ def deck_load_builtin(*, manifest: Path) -> tuple[Deck, int]:
         deck, _ = Deck.objects.get_or_create(
             slug=slug, defaults={"name": data["name"], "description": data.get("description", "")}
         )
-        known = set(Card.objects.filter(deck=deck, source_key__isnull=False).values_list("source_key", flat=True))
+        known = {
+            card.source_key: card
+            for card in Card.objects.filter(deck=deck, source_key__isnull=False).only(
+                "source_key", "alt_text", "alt_texts"
+            )
+        }
+        completed = []
         for entry in data["cards"]:
             key = f"{slug}/{entry['file']}"
             if key in known:
+                card = known[key]
+                texts = {**entry.get("alt_texts", {}), **card.alt_texts}
+                if card.alt_text == entry["alt"] and texts != card.alt_texts:
+                    card.alt_texts = texts
+                    completed.append(card)
                 continue
             name = f"cards/{slug}/{entry['file']}"
             if not default_storage.exists(name):
@@ -39,10 +52,12 @@ def deck_load_builtin(*, manifest: Path) -> tuple[Deck, int]:
                 deck=deck,
                 image=name,
                 alt_text=entry["alt"],
+                alt_texts=entry.get("alt_texts", {}),
                 tags=", ".join(entry.get("tags", [])),
                 source_key=key,
             )
             added += 1
+        Card.objects.bulk_update(completed, ["alt_texts"], batch_size=200)
     return deck, added
 
 
