@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("chat.urls")),  # games/<id>/chat/...: the game page's chat panel
     path("games/", include("bots.urls")),  # games/<id>/bots/
     path("notifications/", include("notifications.urls")),
+    path("", include("notifications.root_urls")),  # sw.js, manifest.webmanifest
     path("api/v1/", include("games.api.urls")),
     path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/
     path("i18n/", include("django.conf.urls.i18n")),

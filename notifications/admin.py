@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import EmailPreferences, Notification, Turn
+from .models import EmailPreferences, GameMute, Notification, PushSubscription, Turn
 
 
 @admin.register(Notification)
@@ -20,3 +20,17 @@ class TurnAdmin(admin.ModelAdmin):
 class EmailPreferencesAdmin(admin.ModelAdmin):
     list_display = ("user", "turn_emails", "reminder_emails", "updated_at")
     raw_id_fields = ("user",)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ("user", "user_agent", "language", "created_at", "last_success_at")
+    raw_id_fields = ("user",)
+    # The endpoint and keys let anyone push to the device: not shown.
+    exclude = ("endpoint", "p256dh", "auth")
+
+
+@admin.register(GameMute)
+class GameMuteAdmin(admin.ModelAdmin):
+    list_display = ("user", "game", "created_at")
+    raw_id_fields = ("user", "game")

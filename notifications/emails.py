@@ -15,7 +15,8 @@ Who gets what:
   hear from us again while the game is paused and waits for them);
 - reminder: the same, while the deadline runs (not paused) and is a quarter of the
   phase away or nearer; a turn email sent that late counts as the reminder;
-- never to someone who looked at that game in the last two minutes (``presence``).
+- never to someone who looked at that game in the last two minutes (``presence``),
+  nor for a game the player muted (``GameMute``).
 """
 
 import logging
@@ -33,7 +34,7 @@ from django.utils import timezone, translation
 from games.models import Game
 
 from . import presence
-from .models import EmailPreferences, Turn
+from .models import EmailPreferences, GameMute, Turn
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,8 @@ def _wanted(turn: Turn, kind: str, now: datetime) -> bool:
         return False
     preferences = email_preferences(user=user)
     if not (preferences.turn_emails if kind == TURN else preferences.reminder_emails):
+        return False
+    if GameMute.objects.filter(user=user, game_id=turn.seat.game_id).exists():
         return False
     return not presence.seen_recently(user_id=user.pk, game_id=turn.seat.game_id, now=now)
 

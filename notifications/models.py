@@ -117,3 +117,44 @@ class EmailPreferences(models.Model):
 
     def __str__(self) -> str:
         return f"email preferences of {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's push service endpoint) that gets "your turn" on its lock screen.
+
+    Made when the person turns the switch on in the notification settings on that device
+    (``notifications.push``); gone when they turn it off, or when the push service says the
+    endpoint is no more (404/410). The keys are the browser's: ``p256dh`` its public key for
+    the payload's encryption, ``auth`` the shared secret (both base64url, as the browser gives them).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=32)
+    user_agent = models.CharField(max_length=300, blank=True)
+    # The language the device's pages were in when it subscribed: the pushes speak it.
+    language = models.CharField(max_length=16, blank=True)
+    created_at = models.DateTimeField()
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"
+
+
+class GameMute(models.Model):
+    """A player muted one game: no turn email, no reminder and no push for it (the bell still counts)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="game_mute_once")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} muted by {self.user_id}"

@@ -1,11 +1,11 @@
-"""A person's notifications and email settings: in their data export, and gone with their account
-(``accounts.signals``)."""
+"""A person's notifications, email settings, push devices and muted games: in their data export,
+and gone with their account (``accounts.signals``)."""
 
 from django.dispatch import receiver
 
 from accounts.signals import account_deleting, personal_data
 
-from .models import EmailPreferences, Notification
+from .models import EmailPreferences, GameMute, Notification, PushSubscription
 
 
 @receiver(personal_data, dispatch_uid="notifications.personal_data")
@@ -27,6 +27,16 @@ def notifications_personal_data(sender, *, user, **kwargs) -> dict:
             "turn_emails": preferences.turn_emails if preferences else True,
             "reminder_emails": preferences.reminder_emails if preferences else True,
         },
+        "push_devices": [
+            {
+                "user_agent": subscription.user_agent,
+                "language": subscription.language,
+                "created_at": subscription.created_at.isoformat(),
+                "last_success_at": subscription.last_success_at.isoformat() if subscription.last_success_at else None,
+            }
+            for subscription in PushSubscription.objects.filter(user=user).order_by("created_at", "pk")
+        ],
+        "muted_games": list(GameMute.objects.filter(user=user).order_by("game_id").values_list("game_id", flat=True)),
     }
 
 
@@ -34,3 +44,5 @@ def notifications_personal_data(sender, *, user, **kwargs) -> dict:
 def notifications_delete(sender, *, user, **kwargs) -> None:
     Notification.objects.filter(user=user).delete()
     EmailPreferences.objects.filter(user=user).delete()
+    PushSubscription.objects.filter(user=user).delete()
+    GameMute.objects.filter(user=user).delete()

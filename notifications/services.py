@@ -5,7 +5,8 @@ state and ``player_joined`` when someone takes a seat, under the game's lock and
 its transaction (``notifications.receivers`` passes them on here): the rows commit
 together with the change they tell of, and the message that makes open pages refresh their bell goes out after commit
 (``events.user_notified``). Emails are sent later, from the ``Turn`` rows, by
-``notifications.emails``.
+``notifications.emails``; a newly asked seat's devices get a push after commit
+(``notifications.push``).
 """
 
 from datetime import datetime, timedelta
@@ -17,6 +18,7 @@ from games.models import Game, Seat
 from games.services import events
 
 from .models import Notification, Turn
+from .push import turn_pushes_queue
 
 
 def notify_game_change(
@@ -51,6 +53,8 @@ def notify_game_change(
         asked_already = set(Turn.objects.filter(seat__game=game, phase_key=key).values_list("seat_id", flat=True))
         newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
         Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
+        if game.status == Game.Status.ACTIVE:
+            turn_pushes_queue(game=game, phase_key=key, seat_ids=[seat.pk for seat in newly_asked])
     if deadline_moved or newly_asked:
         # A new deadline (a new phase, a pause, a resumed game), or turns made just now.
         Turn.objects.filter(seat__game=game, closed_at__isnull=True).update(remind_at=_remind_at(game))

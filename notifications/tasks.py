@@ -2,9 +2,16 @@ from celery import shared_task
 from django.utils import timezone
 
 from .emails import emails_send_due
+from .push import turn_pushes_send
 
 
 @shared_task(name="notifications.send_due_emails", ignore_result=True)
 def send_due_emails() -> int:
     """Beat: the turn emails and reminders that are due (see ``notifications.emails``)."""
     return emails_send_due(now=timezone.now())
+
+
+@shared_task(name="notifications.send_turn_pushes", ignore_result=True)
+def send_turn_pushes(*, game_id: int, phase_key: str, seat_ids: list[int]) -> int:
+    """After a game asked these seats to act: "your turn" to their devices (``notifications.push``)."""
+    return turn_pushes_send(game_id=game_id, phase_key=phase_key, seat_ids=seat_ids)

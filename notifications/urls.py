@@ -11,4 +11,7 @@ urlpatterns = [
     path("<int:notification_id>/", views.notification_open_view, name="open"),
     path("emails/", views.email_settings, name="settings"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
+    path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
+    path("games/<int:game_id>/mute/", views.game_mute, name="game_mute"),
 ]

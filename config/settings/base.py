@@ -321,6 +321,13 @@ CELERY_BEAT_SCHEDULE = {
     "stats-rebuild": {"task": "stats.rebuild", "schedule": crontab(hour=3, minute=30)},
 }
 
+# Web Push (notifications.push): "your turn" on a device's lock screen. Off while the keys are
+# unset; `manage.py vapid_keys` prints a fresh pair. The subject is how a push service reaches
+# the site's operator (a mailto: or https: URL).
+FABULA_VAPID_PUBLIC_KEY = env.str("FABULA_VAPID_PUBLIC_KEY", default="")
+FABULA_VAPID_PRIVATE_KEY = env.str("FABULA_VAPID_PRIVATE_KEY", default="")
+FABULA_VAPID_SUBJECT = env.str("FABULA_VAPID_SUBJECT", default="mailto:admin@fabula.localhost")
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"

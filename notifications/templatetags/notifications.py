@@ -1,6 +1,10 @@
 from django import template
+from django.db.models import Exists
+from django.template.loader import render_to_string
 from django.urls import reverse
 
+from games.models import Game, Seat
+from notifications.models import GameMute
 from notifications.services import unread_count
 
 register = template.Library()
@@ -19,3 +23,24 @@ def notification_bell(context):
         "on_game_page": game_id is not None,
         "unread": unread_count(user=context["user"]),
     }
+
+
+@register.simple_tag(takes_context=True)
+def game_mute_toggle(context, game) -> str:
+    """The game page's "Mute this game" for a player of a game still going ("" for anyone else).
+
+    Outside the cached board: it is this player's choice, not the game's state. One query.
+    """
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+        return ""
+    seated = (
+        Seat.objects.filter(game=game, user=user)
+        .annotate(muted=Exists(GameMute.objects.filter(user=user, game=game)))
+        .values_list("muted", flat=True)
+        .first()
+    )
+    if seated is None:
+        return ""
+    return render_to_string("notifications/partials/mute.html", {"game": game, "muted": seated}, request)
