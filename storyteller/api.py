@@ -103,6 +103,25 @@ class RevealedCard(Card):
     voters: list[str | None]
 
 
+class ScoreReason(Answer):
+    """One line of a player's points in a round."""
+
+    code: Literal[engine.REASONS] = Field(  # type: ignore[valid-type]
+        description="The rule: `storyteller_some_found` (3, or 4 by the three-player rule), `storyteller_all_found`, "
+        "`storyteller_none_found`, `storyteller_no_votes`, `storyteller_lost_turn` (0), `found` (3 or 4), "
+        "`all_found`, `none_found` (2), `not_found`, `no_vote` (0), `votes_on_card` (1 a vote)."
+    )
+    points: int
+    count: int = Field(description="`votes_on_card`: the votes; the storyteller's lines: the players who found it.")
+    text: str = Field(description="The reason in words, in the request's language (without the points).")
+
+
+class PlayerPoints(Answer):
+    player: str | None
+    points: int = Field(description="The player's points this round: the sum of the reasons' points.")
+    reasons: list[ScoreReason]
+
+
 class LastRound(Answer):
     round: int
     storyteller: str | None
@@ -111,6 +130,10 @@ class LastRound(Answer):
     storyteller_position: int | None
     table: list[RevealedCard]
     points: dict[str, int] = Field(description="Points this round by username.")
+    breakdown: list[PlayerPoints] = Field(
+        default=[], description="Each player's points this round with the reasons, in seat order."
+    )
+    fresh: bool = Field(default=False, description="Just revealed: the next round's clue is not given yet.")
 
 
 class StorytellerYou(You):

@@ -7,7 +7,10 @@ of a revealed round.
 
 import time
 
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.models import Game, Seat
 from games.selectors.common import (
@@ -19,39 +22,48 @@ from games.selectors.common import (
 )
 from storyteller.engine import rules as engine
 from storyteller.models import Card, ClueMedia
+from storyteller.models.cards import alt_language, alt_languages
 from storyteller.services.game import storyteller_rules
 
 
 def _card(card: dict | None, card_id: int) -> dict:
     if card is None:  # a card deleted from the database by hand: still playable
-        return {"id": card_id, "image": "", "alt": ""}
+        return {"id": card_id, "image": "", "alt": "", "alt_lang": ""}
     return dict(card)
 
 
 class _CardFaces:
-    """What a card shows (its picture's URL, its words for screen readers), by id, kept in this process
-    for ``ttl`` seconds: every view of every game shows cards, and a deck changes rarely (an admin's new
-    words for a card show within that time)."""
+    """What a card shows (its picture's URL, its words for screen readers in the active language), by
+    card and language, kept in this process for ``ttl`` seconds: every view of every game shows cards,
+    and a deck changes rarely (an admin's new words for a card show within that time).
+
+    A face's ``alt_lang`` is "" when its words are in the active language, else the language they
+    are in (English, where a card has no translation): what an ``<img lang>`` says.
+    """
 
     def __init__(self, ttl: float = 120.0):
         self.ttl = ttl
-        self._faces: dict[int, tuple[float, dict]] = {}
+        self._faces: dict[tuple[int, str], tuple[float, dict]] = {}
 
     def get(self, ids) -> dict[int, dict]:
+        language = alt_language(translation.get_language())
         now = time.monotonic()
         found = {}
         missing = []
         for card_id in ids:
-            entry = self._faces.get(card_id)
+            entry = self._faces.get((card_id, language))
             if entry is not None and now - entry[0] < self.ttl:
                 found[card_id] = entry[1]
             else:
                 missing.append(card_id)
         if missing:
-            for card in Card.objects.filter(pk__in=missing).only("pk", "image", "alt_text"):
-                face = {"id": card.pk, "image": card.image.url if card.image else "", "alt": card.alt_text}
-                self._faces[card.pk] = (now, face)
-                found[card.pk] = face
+            # One read gives the faces in every language: the next viewer in another one reads nothing.
+            languages = [settings.LANGUAGE_CODE, *alt_languages()]
+            for card in Card.objects.filter(pk__in=missing).only("pk", "image", "alt_text", "alt_texts"):
+                image = card.image.url if card.image else ""
+                for other in languages:
+                    self._faces[card.pk, other] = (now, {"id": card.pk, "image": image, **card.alt_in(other)})
+                found[card.pk] = self._faces[card.pk, language][1]
         return found
 
     def clear(self) -> None:
@@ -77,6 +89,45 @@ def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dic
 def _media_kinds(ids) -> dict[int, str]:
     ids = [media_id for media_id in ids if media_id is not None]
     return dict(ClueMedia.objects.filter(pk__in=ids).values_list("pk", "kind")) if ids else {}
+
+
+def reason_text(line: engine.Reason) -> str:
+    """A line of a round's score in words, in the active language (without its points)."""
+    code, n = line.code, line.count
+    if code == engine.STORYTELLER_SOME_FOUND:
+        if line.points == 4:
+            return gettext("storyteller: only one player found it (three-player rule)")
+        return gettext("storyteller: some found it, not everyone")
+    if code == engine.FOUND:
+        if line.points == 4:
+            return gettext("the only one to find the storyteller's card (three-player rule)")
+        return gettext("found the storyteller's card")
+    if code == engine.VOTES_ON_CARD:
+        return ngettext("%(n)s vote on their card", "%(n)s votes on their card", n) % {"n": n}
+    return str(_REASON_TEXTS.get(code, code))
+
+
+_REASON_TEXTS = {
+    engine.STORYTELLER_ALL_FOUND: gettext_lazy("storyteller: everyone found it, too plain"),
+    engine.STORYTELLER_NONE_FOUND: gettext_lazy("storyteller: nobody found it, too obscure"),
+    engine.STORYTELLER_NO_VOTES: gettext_lazy("storyteller: nobody voted"),
+    engine.STORYTELLER_LOST_TURN: gettext_lazy("storyteller: no clue in time"),
+    engine.ALL_FOUND: gettext_lazy("everyone found the storyteller's card"),
+    engine.NONE_FOUND: gettext_lazy("nobody found the storyteller's card"),
+    engine.NOT_FOUND: gettext_lazy("missed the storyteller's card"),
+    engine.NO_VOTE: gettext_lazy("did not vote"),
+}
+
+
+def breakdown_out(lines, points: dict[int, int], player) -> list[dict]:
+    """Each seat's points of a round with their reasons in words, in seat order (``player``: a seat's name)."""
+    reasons: dict[int, list[dict]] = {}
+    for line in lines:
+        reasons.setdefault(line.seat, []).append(
+            {"code": line.code, "points": line.points, "count": line.count, "text": reason_text(line)}
+        )
+    seats = sorted(set(points) | set(reasons))
+    return [{"player": player(seat), "points": points.get(seat, 0), "reasons": reasons.get(seat, [])} for seat in seats]
 
 
 def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
@@ -170,6 +221,9 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
                 for index, cid in enumerate(last.table)
             ],
             "points": {player(pos): pts for pos, pts in sorted(last.points.items())},
+            "breakdown": breakdown_out(engine.round_breakdown(last, seats=state.seats), last.points, player),
+            # Just revealed: no clue given since (the board shows it on top, animated).
+            "fresh": state.phase == engine.Phase.CLUE and state.round == last.round + 1,
         }
     if state.phase == engine.Phase.FINISHED:
         view_finish(view, winners=[player(pos) for pos in engine.winners(state)])

@@ -52,6 +52,18 @@ class TestPlay:
         assert sum(last["points"].values()) == sum(p["score"] for p in view["players"])
         assert {card["owner"] for card in last["table"]} == {user.username for user, _client in users}
         assert all(isinstance(card["id"], str) for card in last["table"])
+        # Each player's points with the reasons, which add up to them; just revealed, so fresh.
+        assert last["fresh"] is True
+        breakdown = last["breakdown"]
+        assert [line["player"] for line in breakdown] == [user.username for user, _client in users]
+        for line in breakdown:
+            assert line["points"] == last["points"][line["player"]] == sum(r["points"] for r in line["reasons"])
+            assert line["reasons"] and all(r["text"] for r in line["reasons"])
+        storyteller_codes = {r["code"] for r in breakdown[0]["reasons"]}
+        assert storyteller_codes <= {"storyteller_some_found", "storyteller_all_found", "storyteller_none_found"}
+        # Once the next clue is given the round is no longer fresh.
+        give_clue(game_id, users, who=1)
+        assert users[0][1].get(f"/games/{game_id}").json()["last_round"]["fresh"] is False
 
     def test_card_ids_as_ints_are_accepted_too(self, seated):
         game_id, users = seated(3)
