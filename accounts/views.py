@@ -17,20 +17,30 @@ from .services import account_delete, account_export, token_create, token_revoke
 from .throttle import throttled
 
 
+def safe_next(request) -> str:
+    """The page to go on to after signing up (``next``, posted or in the query), if it is on this
+    site; otherwise "" (an address elsewhere is neither followed nor written back into the page)."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if next_url and url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return next_url
+    return ""
+
+
 @require_http_methods(["GET", "POST"])
 @throttled("signup", fields=("username", "email"))
 def signup(request):
-    if request.user.is_authenticated:
-        return redirect("games:mine")
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    next_url = safe_next(request)
+    if request.user.is_authenticated:  # signed up already: on to where the link was going
+        return redirect(next_url or "games:mine")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Fabula, %(name)s!") % {"name": user.name})
-        if next_url and url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
-            return redirect(next_url)
-        return redirect("accounts:profile")
+        # From a game's "Play" button: straight on to that game (the new-game form, an invite).
+        return redirect(next_url or "accounts:profile")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 

@@ -234,6 +234,13 @@ class GameKind:
         """Load the content shipped with the kind (decks, task cards); yield a line for each part."""
         return ()
 
+    def showcase(self, *, lang: str) -> dict:
+        """The kind at a glance, for the home page and the lobby, in the page's language ``lang``:
+        ``pitch`` (one line, a lazy translation), and the kind's own art: ``pictures`` (a few card
+        faces: ``image``, ``alt``) and/or ``card`` (a card of words: ``title``, ``text``, ``lang``).
+        The kind caches it: the pages cost no query per card, and none most of the time."""
+        return {}
+
     def __repr__(self) -> str:
         return f"<GameKind {self.slug}>"
 

@@ -178,6 +178,11 @@ class StorytellerKind(GameKind):
         for deck, added in decks_load_builtin():
             yield f"deck {deck.slug}: {deck.cards.count()} cards ({added} added)"
 
+    def showcase(self, *, lang: str) -> dict:
+        from .showcase import showcase
+
+        return showcase()
+
     def rules_context(self, *, lang: str) -> dict:
         from .rules_example import rules_context
 

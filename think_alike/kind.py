@@ -188,6 +188,11 @@ class ThinkAlikeKind(GameKind):
             filled = f", {loaded.updated} given the languages they lacked" if loaded.updated else ""
             yield f"think alike {name}: {loaded.created} added, {loaded.unchanged} already there{filled}"
 
+    def showcase(self, *, lang: str) -> dict:
+        from .showcase import showcase
+
+        return showcase(lang=lang)
+
     def rules_context(self, *, lang: str) -> dict:
         from .rules_example import rules_context
 

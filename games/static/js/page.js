@@ -7,6 +7,8 @@
 //   <form data-confirm="question">   asks before it is sent (resigning)
 //   <button data-copy="#input">     copies the input's text (an invite link), "Copied" in [data-copy-status]
 //   <template data-share-button>     a <button data-share="#input"> shown only where navigator.share exists
+//   <details data-menu>              the header's menu: a button with aria-expanded toggles it on a phone,
+//                                    Escape or a click elsewhere closes it; always open in a wide window
 (function () {
   "use strict";
 
@@ -58,6 +60,46 @@
       if (link) navigator.share({title: share.getAttribute("data-share-title"), url: link.value}).catch(function () {});
     }
   });
+
+  // The header's menu. Without this script it is a plain <details>; here its <summary> gives way to a
+  // button that says whether the menu is open (aria-expanded) and names what it opens (aria-controls).
+  function headerMenu(details) {
+    var summary = details.querySelector("summary");
+    var panel = details.querySelector(".menu-panel");
+    if (!summary || !panel) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "menu-button";
+    summary.childNodes.forEach(function (node) { button.appendChild(node.cloneNode(true)); });
+    button.setAttribute("aria-controls", panel.id);
+    button.setAttribute("aria-expanded", "false");
+    details.insertBefore(button, summary);
+    details.classList.add("menu-js");
+    var wide = window.matchMedia("(min-width: 880px)");
+
+    function sync() { button.setAttribute("aria-expanded", String(details.open)); }
+    function fit() { details.open = wide.matches; sync(); }
+    function close(focus) {
+      if (wide.matches || !details.open) return;
+      details.open = false;
+      sync();
+      if (focus) button.focus();
+    }
+    button.addEventListener("click", function () { details.open = !details.open; sync(); });
+    details.addEventListener("toggle", sync);
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && details.open && !wide.matches) close(details.contains(document.activeElement));
+    });
+    document.addEventListener("click", function (event) {
+      if (!details.contains(event.target)) close(false);
+    });
+    details.addEventListener("focusout", function (event) {
+      if (event.relatedTarget && !details.contains(event.relatedTarget)) close(false);
+    });
+    if (wide.addEventListener) wide.addEventListener("change", fit); else wide.addListener(fit);
+    fit();
+  }
+  document.querySelectorAll("details[data-menu]").forEach(headerMenu);
 
   // The notification bell tells the server whether this page is being looked at
   // (formerly hx-vals="js:...", which htmx would have to evaluate).
