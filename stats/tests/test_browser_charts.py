@@ -1,0 +1,100 @@
+"""The charts in Chromium, on a phone and a desktop: drawn, inside the screen, their numbers a click away, no axe-core
+violation. Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
+
+import os
+import random
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.tests.factories import UserFactory, deck_with_cards
+from stats.services import stats_rebuild
+from think_alike.tests.content import course_ids, small_content, think_alike_game
+from think_alike.tests.play import play_to_end
+
+from .cases import two_games
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+def screenshot(page, name: str) -> Path:
+    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def axe_violations(page) -> list[str] | None:
+    """axe-core's violations on the page; None where axe-core is not installed ($AXE_CORE_JS or node_modules)."""
+    for candidate in (os.environ.get("AXE_CORE_JS"), settings.BASE_DIR / "node_modules/axe-core/axe.min.js"):
+        if candidate and Path(candidate).is_file():
+            page.evaluate(Path(candidate).read_text() + "; undefined")  # not a <script>: the page's CSP stays
+            return page.evaluate(
+                "async () => (await axe.run(document)).violations"
+                ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ') + ' ' + n.failureSummary).join(', '))"
+            )
+    return None
+
+
+def test_charts_on_a_phone_and_a_desktop(live_server, browser):
+    people = [UserFactory(username=name, display_name=name.title()) for name in ("ann", "bo", "cy", "di")]
+    ann, bo, cy, _ = people
+    now = timezone.now()
+    story, _ = two_games(
+        people, first_at=now - timedelta(days=2), second_at=now - timedelta(days=1), deck=deck_with_cards(20)
+    )
+    content = small_content(answers=2)
+    options = {"stop": "tasks", "count": 3, "board": "course", "course": course_ids(content, "swap")}
+    alike, _ = think_alike_game(3, users=[ann, bo, cy], options=options)
+    play_to_end(alike, [ann, bo, cy], random.Random(1))
+    stats_rebuild(now=timezone.now())
+    client = Client()
+    client.force_login(bo)
+    pages = {
+        "replay-storyteller": (reverse("stats:replay", args=[story.pk]), 1),
+        "replay-think-alike": (reverse("stats:replay", args=[alike.pk]), 1),
+        "player": (reverse("stats:player", args=["ann"]), 4),  # rating and points, for each kind
+    }
+    for screen, viewport in SCREENS.items():
+        phone = screen == "phone"
+        context = browser.new_context(
+            base_url=live_server.url, viewport=viewport, is_mobile=phone, has_touch=phone, device_scale_factor=2
+        )
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        page = context.new_page()
+        for name, (path, charts) in pages.items():
+            page.goto(path)
+            svgs = page.locator("svg.chart")
+            expect(svgs).to_have_count(charts)
+            for index in range(charts):
+                box = svgs.nth(index).bounding_box()
+                assert box and box["width"] > 200 and box["height"] > 100, (name, screen, box)
+                assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (name, screen, box)
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, screen)
+            # The numbers behind the first chart, a click away.
+            numbers = page.locator("details.chart-numbers").first
+            expect(numbers.locator("table")).to_be_hidden()
+            numbers.locator("summary").click()
+            expect(numbers.locator("table")).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], (name, screen)
+            violations = axe_violations(page)
+            assert violations in (None, []), (name, screen, violations)
+            screenshot(page, f"charts-{name}-{screen}")
+        context.close()
