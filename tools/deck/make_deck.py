@@ -24,6 +24,10 @@ Usage::
                      of the committed subset; with --write-subset, rewrites
                      icons-subset.json from it with just the icons used.
 
+The translations of the alt texts (the manifest's "alt_texts") are written by
+hand in storyteller/decks/dream.json; a new manifest keeps them for every card
+whose English alt text has not changed (a changed one must be translated again).
+
 Output is deterministic: the same seed gives the same SVG bytes. The seed
 only moves details (stars, clouds, ripples, jitter); the motifs and layout of
 each card are fixed so that the alt texts in the manifest stay true.
@@ -2761,11 +2765,28 @@ def _compose(number: int, seed: int, icons: dict) -> tuple[str, set]:
     return c.svg(), c.used
 
 
+PUBLISHED = REPO / "storyteller" / "decks" / "dream.json"
+
+
 def manifest() -> dict:
-    cards = [
-        {"file": f"{i:03d}.webp", "alt": alt, "tags": list(tags)} for i, (_, alt, tags) in enumerate(SCENES, start=1)
-    ]
+    """The deck's manifest: each card's file, alt text and tags, and the translations of its alt
+    text ("alt_texts", {language: text}), which are written by hand in the published manifest and
+    kept from it for as long as the card's English alt text is the same."""
+    translated = _published_translations()
+    cards = []
+    for i, (_, alt, tags) in enumerate(SCENES, start=1):
+        card = {"file": f"{i:03d}.webp", "alt": alt}
+        if translated.get(card["file"], (None,))[0] == alt:
+            card["alt_texts"] = translated[card["file"]][1]
+        cards.append(card | {"tags": list(tags)})
     return {**DECK_META, "cards": cards}
+
+
+def _published_translations() -> dict[str, tuple[str, dict]]:
+    if not PUBLISHED.exists():
+        return {}
+    published = json.loads(PUBLISHED.read_text(encoding="utf-8"))
+    return {card["file"]: (card["alt"], card["alt_texts"]) for card in published["cards"] if card.get("alt_texts")}
 
 
 def render_png(svg: str, width: int = W, height: int = H) -> bytes:
