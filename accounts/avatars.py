@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import re
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -79,12 +80,16 @@ def ink_for(hex_colour: str) -> str:
 
 
 def initials(name: str) -> str:
-    """One or two letters of a name: the first of its first two words (upper case)."""
-    words = [word for word in str(name).replace("_", " ").replace(".", " ").replace("-", " ").split() if word]
+    """Up to three characters of a name: its first letter, then the number it ends with (up to two
+    digits: "Player 12" is P12, not P1 like "Player 11"), or else the first letter of its second word."""
+    text = str(name).strip()
+    words = [word for word in re.split(r"[\s_.\-]+", text) if word]
     if not words:
         return "?"
-    letters = words[0][0] + (words[1][0] if len(words) > 1 else "")
-    return letters.upper()
+    number = re.search(r"(\d{1,2})$", text)
+    if number and not words[0].isdigit():
+        return (words[0][0] + number[1]).upper()
+    return (words[0][0] + (words[1][0] if len(words) > 1 else "")).upper()
 
 
 def shape_of(key: str) -> int:
@@ -112,7 +117,7 @@ def avatar_svg(
     index = (shape_of(key) if shape is None else shape) % len(SHAPES)
     fill = colour_hex(colour)
     letters = initials(name)
-    font = 15 if len(letters) == 1 else 12.5
+    font = {1: 15, 2: 12.5}.get(len(letters), 10)
     accessible = (
         format_html('role="img" aria-label="{}"', name) if label else mark_safe('aria-hidden="true" focusable="false"')
     )

@@ -22,7 +22,17 @@ class Token:
     row: int
     dx: int  # its place beside the others on its cell (SVG units)
     dy: int
+    size: int
     beyond: bool  # the score is past the end of the track
+
+    @property
+    def left(self) -> int:
+        """Where its face starts, from the middle of its cell."""
+        return self.dx - self.size // 2
+
+    @property
+    def top(self) -> int:
+        return self.dy - self.size // 2
 
 
 @dataclass(frozen=True)
@@ -71,16 +81,23 @@ def place(number: int) -> tuple[int, int]:
 
 
 def spread(count: int) -> list[tuple[int, int]]:
-    """Offsets of ``count`` tokens sharing a cell: side by side, zigzagging up and down past two."""
+    """Offsets of ``count`` tokens sharing a cell, in seat order: side by side, in two rows past two."""
     if count <= 1:
         return [(0, 0)]
-    spacing = min(12.0, 28.0 / (count - 1))
+    rows = [count] if count == 2 else [(count + 1) // 2, count // 2]
+    columns = rows[0]
+    spacing = min(18.0, 28.0 / (columns - 1))
     offsets = []
-    for k in range(count):
-        dx = round((k - (count - 1) / 2) * spacing)
-        dy = 0 if count == 2 else (-5 if k % 2 == 0 else 5)
-        offsets.append((dx, dy))
+    for r, in_row in enumerate(rows):
+        dy = 0 if len(rows) == 1 else (-8 if r == 0 else 8)
+        for k in range(in_row):
+            offsets.append((round((k - (in_row - 1) / 2) * spacing), dy))
     return offsets
+
+
+def token_size(count: int) -> int:
+    """How big a token is (SVG units) when ``count`` share its cell: smaller, the more there are."""
+    return {1: 28, 2: 22}.get(count, 20 if count <= 4 else 16)
 
 
 def score_track(players: list[dict], length: int) -> Track:
@@ -93,7 +110,8 @@ def score_track(players: list[dict], length: int) -> Track:
     tokens = []
     for number, here in by_cell.items():
         column, row = place(number)
+        size = token_size(len(here))
         for player, (dx, dy) in zip(here, spread(len(here))):
-            tokens.append(Token(player, number, column, row, dx, dy, beyond=player["score"] > length))
+            tokens.append(Token(player, number, column, row, dx, dy, size, beyond=player["score"] > length))
     tokens.sort(key=lambda token: token.player["seat"])  # a stable order: morphing keeps each token
     return Track(length=length, cells=cells, tokens=tokens)

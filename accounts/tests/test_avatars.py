@@ -32,6 +32,9 @@ def test_initials_of_names():
     assert initials("bo_lind") == "BL"
     assert initials("   ") == "?"
     assert initials("élodie") == "É"
+    # Names that differ only by their number keep it: "Player 11" and "Player 12" are not both P1.
+    assert (initials("Player 11"), initials("Player 12"), initials("anna2")) == ("P11", "P12", "A2")
+    assert initials("2049") == "2"
 
 
 def test_a_hostile_name_is_escaped():

@@ -35,9 +35,11 @@ def test_ties_share_a_cell_side_by_side():
     assert [t.player["seat"] for t in on_five] == [0, 2, 3]
     offsets = [(t.dx, t.dy) for t in on_five]
     assert len(set(offsets)) == 3  # none hides another entirely
-    assert [dx for dx, _ in offsets] == sorted(dx for dx, _ in offsets)  # in seat order, left to right
-    assert sum(dx for dx, _ in offsets) == 0  # centred on the cell
-    assert spread(2) == [(-6, 0), (6, 0)]
+    assert offsets == [(-9, -8), (9, -8), (0, 8)]  # in seat order: left to right, then the row below
+    assert spread(2) == [(-9, 0), (9, 0)]
+    assert spread(3) == [(-9, -8), (9, -8), (0, 8)]  # two rows past two
+    assert [t.size for t in on_five] == [20, 20, 20] and track.tokens[1].size == 28  # smaller when they share
+    assert len(set(spread(8))) == 8
     assert all(abs(dx) <= 14 for dx, _ in spread(8))  # eight still fit in a cell
     assert [p["seat"] for p in track.ranking] == [1, 0, 2, 3]  # equal scores in seat order
 
