@@ -37,7 +37,7 @@ def validate_alt_texts(value) -> None:
     """Translations of an alt text: {language: text}, each language one of the site's (not English, which is
     the alt text itself), each text a non-empty string of at most ``ALT_TEXT_MAX_LENGTH`` characters."""
     if not isinstance(value, dict):
-        raise ValidationError(_("The translated alt texts should be an object of language: text."), code="invalid")
+        raise ValidationError(_("The translated alt texts should be an object of language: text."), code="not_object")
     known = alt_languages()
     unknown = sorted(str(key) for key in value if key not in known)
     if unknown:
