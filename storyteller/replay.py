@@ -28,7 +28,15 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
     for laid in (
         StorytellerTableCard.objects.filter(round__game=game)
         .select_related("card", "owner")
-        .only("round_id", "position", "is_storyteller_card", "card__image", "card__alt_text", "owner__position")
+        .only(
+            "round_id",
+            "position",
+            "is_storyteller_card",
+            "card__image",
+            "card__alt_text",
+            "card__alt_texts",
+            "owner__position",
+        )
         .order_by("round_id", "position")
     ):
         tables.setdefault(laid.round_id, []).append(laid)
@@ -63,7 +71,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
                 {
                     "id": card.pk,
                     "image": card.image.url if card.image else "",
-                    "alt": card.alt_text,
+                    **card.alt_in(),
                     "position": laid.position,
                     "owner": player(laid.owner.position),
                     "voters": [player(voter) for voter in their_voters],
