@@ -73,7 +73,7 @@
     summary.childNodes.forEach(function (node) { button.appendChild(node.cloneNode(true)); });
     button.setAttribute("aria-controls", panel.id);
     button.setAttribute("aria-expanded", "false");
-    details.insertBefore(button, summary);
+    details.parentNode.insertBefore(button, details);  // outside: a closed <details> shows only its summary
     details.classList.add("menu-js");
     var wide = window.matchMedia("(min-width: 880px)");
 
@@ -91,7 +91,7 @@
       if (event.key === "Escape" && details.open && !wide.matches) close(details.contains(document.activeElement));
     });
     document.addEventListener("click", function (event) {
-      if (!details.contains(event.target)) close(false);
+      if (!details.contains(event.target) && !button.contains(event.target)) close(false);
     });
     details.addEventListener("focusout", function (event) {
       if (event.relatedTarget && !details.contains(event.relatedTarget)) close(false);

@@ -1,0 +1,252 @@
+"""The site on a phone (390 x 844) and a desktop (1280 x 800), in Chromium: the header is one line with
+a menu for the links, no page scrolls sideways, the home page shows the games' own cards, and a new
+visitor is seated in a new game three clicks after landing on the home page. axe-core finds nothing on
+the home page, the lobby and the sign-up, in English and in French.
+Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from games.models import Game
+from games.services.games import game_create
+from games.tests.browser import assert_accessible, log_in
+from games.tests.factories import UserFactory
+from notifications.models import Notification
+from storyteller.services.decks import decks_load_builtin
+from think_alike.services.content import content_load_builtin
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def screenshot(page, name: str) -> Path:
+    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"phone-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def assert_no_sideways_scroll(page):
+    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, f"{page.url} is {width} px wide in a {inner} px window"
+
+
+def header_box(page) -> dict:
+    return page.evaluate(
+        "(() => { const r = document.querySelector('.site-header').getBoundingClientRect();"
+        " return {height: r.height, width: r.width}; })()"
+    )
+
+
+@pytest.fixture
+def content():
+    decks_load_builtin()
+    content_load_builtin()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def device(request, browser):
+    context = browser.new_context(**VIEWPORTS[request.param])
+    yield request.param, context.new_page()
+    context.close()
+
+
+def test_the_header_is_one_line_on_a_phone_with_a_menu(live_server, browser, content):
+    user = UserFactory(username="anna")
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}{reverse('games:lobby')}")
+    button = page.locator("button.menu-button")
+    bell = page.locator(".site-header .bell")
+    brand = page.locator(".site-header .brand")
+    lobby = page.locator("#site-menu").get_by_role("link", name="Lobby")
+
+    assert header_box(page)["height"] <= 80
+    tops = [locator.bounding_box() for locator in (brand, bell, button)]
+    middles = [box["y"] + box["height"] / 2 for box in tops]
+    assert max(middles) - min(middles) < 12, f"not one line: {tops}"
+    expect(button).to_have_attribute("aria-expanded", "false")
+    expect(button).to_have_attribute("aria-controls", "site-menu")
+    expect(lobby).to_be_hidden()
+    screenshot(page, "header-closed")
+
+    button.click()  # by a tap
+    expect(button).to_have_attribute("aria-expanded", "true")
+    expect(lobby).to_be_visible()
+    expect(page.locator("#site-menu .me")).to_have_attribute("href", "/players/anna/")
+    assert header_box(page)["height"] <= 80  # the menu lies over the page, the header keeps its line
+    screenshot(page, "header-open")
+    page.keyboard.press("Escape")
+    expect(lobby).to_be_hidden()
+    expect(button).to_have_attribute("aria-expanded", "false")
+
+    button.focus()  # by the keyboard: open, into the links, Escape back to the button
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#site-menu') !== null")
+    page.keyboard.press("Escape")
+    expect(lobby).to_be_hidden()
+    assert page.evaluate("document.activeElement.classList.contains('menu-button')")
+    page.keyboard.press("Space")
+    expect(lobby).to_be_visible()
+    page.mouse.click(195, 820)  # a tap elsewhere (below the open menu) closes it
+    expect(lobby).to_be_hidden()
+
+    button.click()
+    lobby.click()
+    expect(page).to_have_url(re.compile(r"/games/$"))
+    context.close()
+
+
+def test_the_menu_works_without_javascript(live_server, browser):
+    context = browser.new_context(**PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    summary = page.locator("details.menu > summary")
+    lobby = page.locator("#site-menu").get_by_role("link", name="Lobby")
+    expect(lobby).to_be_hidden()
+    summary.click()
+    expect(lobby).to_be_visible()
+    assert header_box(page)["height"] <= 80
+    context.close()
+
+
+def test_the_desktop_shows_every_link_in_one_line(live_server, browser):
+    user = UserFactory(username="bo")
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    log_in(page, live_server.url, user.username)
+    page.goto(f"{live_server.url}{reverse('games:lobby')}")
+    expect(page.locator("button.menu-button")).to_be_hidden()
+    for name in ("Lobby", "My games", "New game", "Leaderboards", "Rules"):
+        expect(page.locator("#site-menu").get_by_role("link", name=name)).to_be_visible()
+    expect(page.locator("#site-menu .me")).to_be_visible()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    assert header_box(page)["height"] <= 80
+    screenshot(page, "header-desktop")
+    context.close()
+
+
+def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, content):
+    user = UserFactory(username="a-very-long-name-without-any-space-at-all")
+    others = UserFactory.create_batch(3)
+    game = game_create(creator=user, max_seats=4)
+    open_game = game_create(creator=others[0], kind="think_alike", max_seats=4)
+    Notification.objects.count()  # (the list page is visited with whatever it holds)
+    base = live_server.url
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    for name, url in (
+        ("home", "/"),
+        ("signup", reverse("accounts:signup")),
+        ("login", reverse("login")),
+    ):
+        page.goto(base + url)
+        assert_no_sideways_scroll(page)
+        screenshot(page, f"page-{name}")
+    log_in(page, base, user.username)
+    pages = {
+        "lobby": reverse("games:lobby"),
+        "mine": reverse("games:mine"),
+        "new-game": reverse("games:create"),
+        "game": game.get_absolute_url(),
+        "open-game": open_game.get_absolute_url(),
+        "rules": reverse("games:rules_index"),
+        "rules-storyteller": reverse("games:rules", args=["storyteller"]),
+        "rules-think-alike": reverse("games:rules", args=["think_alike"]),
+        "leaderboards": reverse("stats:leaderboards"),
+        "player": reverse("stats:player", args=[user.username]),
+        "notifications": reverse("notifications:list"),
+        "settings": reverse("notifications:settings"),
+        "profile": reverse("accounts:profile"),
+    }
+    wide = []
+    for name, url in pages.items():
+        page.goto(base + url)
+        page.wait_for_load_state("load")
+        width, inner = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+        if width > inner:
+            wide.append(f"{name} ({url}): {width} px")
+        screenshot(page, f"page-{name}")
+    assert not wide, "pages wider than the phone: " + ", ".join(wide)
+    context.close()
+
+
+def test_the_home_page_shows_the_cards(live_server, device, content):
+    name, page = device
+    page.goto(live_server.url + "/")
+    images = page.locator(".showcase img")
+    expect(images).to_have_count(3)
+    for i in range(3):
+        expect(images.nth(i)).to_have_attribute("alt", re.compile(r"\w+ \w+ \w+"))
+    page.wait_for_function(
+        "[...document.querySelectorAll('.showcase img')].every((img) => img.complete && img.naturalWidth > 0)"
+    )
+    expect(page.locator(".showcase-task .task-text")).to_have_text("A fruit that is not round")
+    expect(page.get_by_role("link", name="Play Storyteller")).to_be_visible()
+    expect(page.get_by_role("link", name="Play Think Alike")).to_be_visible()
+    assert_no_sideways_scroll(page)
+    screenshot(page, f"home-{name}")
+
+
+def test_a_new_visitor_is_seated_three_clicks_after_the_home_page(live_server, browser, content):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    clicks = []
+
+    def click(locator):
+        clicks.append(locator)
+        locator.click()
+
+    page.goto(live_server.url + "/")
+    click(page.get_by_role("link", name="Play Storyteller"))
+    expect(page.get_by_role("heading", name="Sign up")).to_be_visible()
+    page.fill("#id_username", "newcomer")  # typing is no click
+    page.fill("#id_email", "newcomer@example.com")
+    page.fill("#id_password1", "a-Long-pass-123")
+    page.fill("#id_password2", "a-Long-pass-123")
+    click(page.get_by_role("button", name="Create my account"))
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(page.locator("input[name=kind][value=storyteller]")).to_be_checked()
+    screenshot(page, "three-clicks-new-game")
+    click(page.get_by_role("button", name="Create the game"))
+    expect(page.locator("#status")).to_contain_text("seats taken")
+    assert len(clicks) == 3
+    game = Game.objects.get()
+    assert [seat.user.username for seat in game.seats.select_related("user")] == ["newcomer"]
+    assert page.url.endswith(game.get_absolute_url())
+    assert_no_sideways_scroll(page)
+    screenshot(page, "three-clicks-game")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_home_lobby_and_sign_up_are_accessible(live_server, browser, content, lang):
+    creator = UserFactory()
+    game_create(creator=creator, max_seats=4)
+    game_create(creator=creator, kind="think_alike", max_seats=4)
+    for name, options in VIEWPORTS.items():
+        context = browser.new_context(**options)
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}])
+        page = context.new_page()
+        for url in ("/", reverse("games:lobby"), reverse("accounts:signup") + "?next=/games/new/%3Fkind%3Dstoryteller"):
+            page.goto(live_server.url + url)
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert_accessible(page)
+            if name == "phone":
+                page.locator("button.menu-button").click()  # the open menu too
+                assert_accessible(page)
+        screenshot(page, f"signup-{lang}-{name}")
+        context.close()
