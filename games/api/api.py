@@ -1,7 +1,7 @@
 """Fabula's public JSON API, version 1: a thin layer over the services and selectors.
 
-django-ninja turns the typed handlers into an OpenAPI schema and serves its
-documentation page from its own static files; everything that can go wrong
+django-ninja turns the typed handlers into an OpenAPI schema; its documentation
+page is that schema drawn on the server (``docs.AccessibleDocs``); everything that can go wrong
 answers ``{"error": {"code", "message"}}`` with the status the issue names.
 """
 
@@ -29,6 +29,7 @@ from games.models import Game
 from games.selectors.games import game_visible_to
 from games.services.errors import GameError
 
+from .docs import AccessibleDocs
 from .errors import ApiError
 from .limits import rate_hit
 
@@ -190,6 +191,7 @@ api = FabulaApi(
     urls_namespace="api-v1",
     auth=TokenAuth(),
     parser=JsonParser(),
+    docs=AccessibleDocs(),
 )
 
 
