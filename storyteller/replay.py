@@ -2,8 +2,9 @@
 
 from games.models import Game, Seat
 from games.selectors.common import replay_players, replay_standings
+from storyteller.engine import rules as engine
 from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
-from storyteller.selectors import clue_out
+from storyteller.selectors import breakdown_out, clue_out
 from storyteller.services.game import storyteller_rules
 
 
@@ -61,11 +62,17 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
     for round_ in rounds:
         table = []
         votes = found = 0
+        owners_by_position: dict[int, int] = {}
+        votes_by_seat: dict[int, int] = {}
+        storyteller_position = 0
         for laid in tables.get(round_["id"], ()):
             their_voters = voters.get(laid.pk, [])
             votes += len(their_voters)
+            owners_by_position[laid.position] = laid.owner.position
+            votes_by_seat.update(dict.fromkeys(their_voters, laid.position))
             if laid.is_storyteller_card:
                 found = len(their_voters)
+                storyteller_position = laid.position
             card = laid.card
             table.append(
                 {
@@ -89,6 +96,17 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
         else:
             outcome = "just_right"
         standing = {"points": points.get(round_["id"], {}), "scores_after": scores_after.get(round_["id"], {})}
+        if round_["skipped"] or not storyteller_position:
+            lines: tuple[engine.Reason, ...] = (engine.Reason(round_["storyteller"], engine.STORYTELLER_LOST_TURN, 0),)
+        else:
+            lines = engine.score_breakdown(
+                storyteller=round_["storyteller"],
+                storyteller_position=storyteller_position,
+                owners_by_position=owners_by_position,
+                votes=votes_by_seat,
+                three_players=len(seats) == 3,
+            )
+        gained = {int(seat): pts for seat, pts in standing["points"].items()}
         replay.append(
             {
                 "number": round_["number"],
@@ -106,6 +124,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
                 "found": found,
                 "table": table,
                 "standings": replay_standings(standing, player),
+                "breakdown": breakdown_out(lines, gained, player),
             }
         )
     for before, after in zip(replay, replay[1:]):
