@@ -56,9 +56,9 @@ def _example(lang: str) -> dict:
             board.append(_face(field, lang, position))
     except StopIteration:  # too few fields in play for a board: the page goes without one
         board = []
-    tasks = list(TaskCard.objects.in_play().order_by("pk")[:20])
-    one = next((task for task in tasks if task.answers == 1), None)
-    several = next((task for task in tasks if task.answers > 1), None)
+    tasks = TaskCard.objects.in_play().order_by("pk")
+    one = tasks.filter(answers=1).first()
+    several = tasks.filter(answers__gt=1).first()
     shown = [{"text": task.text(lang), "answers": task.answers} for task in (one, several) if task is not None]
     view = None
     if board:

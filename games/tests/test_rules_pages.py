@@ -32,7 +32,7 @@ class Page(HTMLParser):
             self.images.append(attrs)
         if re.fullmatch(r"h[1-6]", tag):
             self.headings.append(int(tag[1]))
-        if tag == "td" and attrs.get("class") in ("points", "points-total", "votes-drawn"):
+        if tag == "td" and attrs.get("class") in ("example-points", "example-total", "example-votes"):
             self._cell = attrs["class"]
             self.cells.setdefault(self._cell, []).append("")
 
@@ -81,7 +81,7 @@ def test_the_hand_is_the_storytellers_card_and_five_more_and_the_table_the_first
 def test_the_worked_example_is_scored_by_the_engine_as_the_rule_sheet_says(client):
     deck_with_cards()
     page = rules_page(client, "storyteller")
-    points = [int(cell) for cell in page.cells["points"]]  # storyteller, A, B, C, D
+    points = [int(cell) for cell in page.cells["example-points"]]  # storyteller, A, B, C, D
     expected = storyteller_engine.score_round(
         storyteller=0,
         storyteller_position=4,
@@ -92,8 +92,8 @@ def test_the_worked_example_is_scored_by_the_engine_as_the_rule_sheet_says(clien
     assert points == [expected[seat] for seat in range(5)]
     assert points == [3, 5, 1, 0, 0]  # /rules/storyteller.md: "A 3+2 = 5, storyteller 3, B 1, the two others 0"
     assert sorted(points, reverse=True) == [5, 3, 1, 0, 0]
-    assert page.cells["points-total"] == ["9"]
-    assert [int(cell) for cell in page.cells["votes-drawn"]] == [1, 2, 1, 0, 0, 4]  # each card's votes; votes cast
+    assert page.cells["example-total"] == ["9"]
+    assert [int(cell) for cell in page.cells["example-votes"]] == [1, 2, 1, 0, 0, 4]  # each card's votes; votes cast
 
 
 def test_the_example_shows_what_the_engine_counts_not_numbers_of_its_own(client, monkeypatch):
@@ -102,7 +102,7 @@ def test_the_example_shows_what_the_engine_counts_not_numbers_of_its_own(client,
 
     monkeypatch.setattr(storyteller_engine, "score_round", scored)
     page = rules_page(client, "storyteller")
-    assert page.cells["points"] == ["7"] * 5 and page.cells["points-total"] == ["35"]
+    assert page.cells["example-points"] == ["7"] * 5 and page.cells["example-total"] == ["35"]
 
 
 def test_the_cards_are_read_once_and_the_same_every_time(client, django_assert_max_num_queries):
@@ -123,7 +123,7 @@ def test_the_cards_are_read_once_and_the_same_every_time(client, django_assert_m
 def test_without_a_playable_deck_the_rules_still_show_the_example(client):
     page = rules_page(client, "storyteller")
     assert not [image for image in page.images if "cards/" in image["src"]]
-    assert [int(cell) for cell in page.cells["points"]] == [3, 5, 1, 0, 0]
+    assert [int(cell) for cell in page.cells["example-points"]] == [3, 5, 1, 0, 0]
 
 
 def test_think_alikes_rules_show_its_board_and_task_cards(client):
