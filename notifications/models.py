@@ -119,6 +119,9 @@ class EmailPreferences(models.Model):
         return f"email preferences of {self.user_id}"
 
 
+ENDPOINT_MAX_LENGTH = 1000
+
+
 class PushSubscription(models.Model):
     """One device (a browser's push service endpoint) that gets "your turn" on its lock screen.
 
@@ -129,7 +132,7 @@ class PushSubscription(models.Model):
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
-    endpoint = models.URLField(max_length=1000, unique=True)
+    endpoint = models.URLField(max_length=ENDPOINT_MAX_LENGTH, unique=True)
     p256dh = models.CharField(max_length=100)
     auth = models.CharField(max_length=32)
     user_agent = models.CharField(max_length=300, blank=True)

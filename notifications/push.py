@@ -35,12 +35,11 @@ from django.utils.translation import gettext as _
 from games.models import Game
 
 from . import presence
-from .models import GameMute, PushSubscription, Turn
+from .models import ENDPOINT_MAX_LENGTH, GameMute, PushSubscription, Turn
 
 log = logging.getLogger(__name__)
 
-ENDPOINT_MAX_LENGTH = PushSubscription._meta.get_field("endpoint").max_length
-USER_AGENT_MAX_LENGTH = PushSubscription._meta.get_field("user_agent").max_length
+USER_AGENT_MAX_LENGTH = 300  # PushSubscription.user_agent
 P256DH_BYTES = 65  # an uncompressed point of P-256
 AUTH_BYTES = 16
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
@@ -81,7 +80,7 @@ def _b64url(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def _b64url_decode(text: str, *, name: str, size: int) -> bytes:
+def _b64url_decode(text: object, *, name: str, size: int) -> bytes:
     if not isinstance(text, str) or not _BASE64URL.match(text):
         raise SubscriptionInvalid(_("The key “%(name)s” is not base64url text.") % {"name": name})
     try:
@@ -126,7 +125,7 @@ def subscription_parse(data) -> SubscriptionData:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw_key)
     except ValueError:
         raise SubscriptionInvalid(_("The key “p256dh” is not a point of the P-256 curve.")) from None
-    return SubscriptionData(endpoint=endpoint, p256dh=p256dh.rstrip("="), auth=auth.rstrip("="))
+    return SubscriptionData(endpoint=endpoint, p256dh=str(p256dh).rstrip("="), auth=str(auth).rstrip("="))
 
 
 def subscription_save(*, user, data, user_agent: str, language: str, now: datetime) -> PushSubscription:

@@ -116,7 +116,7 @@ def _push_json(request) -> tuple[dict | None, JsonResponse | None]:
 @require_POST
 def push_subscribe(request):
     data, refusal = _push_json(request)
-    if refusal:
+    if refusal is not None or data is None:
         return refusal
     try:
         push.subscription_save(
@@ -135,7 +135,7 @@ def push_subscribe(request):
 @require_POST
 def push_unsubscribe(request):
     data, refusal = _push_json(request)
-    if refusal:
+    if refusal is not None or data is None:
         return refusal
     removed = push.subscription_delete(user=request.user, endpoint=data.get("endpoint"))
     return JsonResponse({"subscribed": False, "removed": removed})
