@@ -7,6 +7,7 @@ from django import template
 from django.utils.translation import get_language
 
 from games import kinds
+from games.selectors.games import games_open_public
 
 register = template.Library()
 
@@ -34,3 +35,16 @@ def kind_thumb(context, slug: str) -> dict:
     showcase = _showcases(context).get(slug) or {}
     pictures = showcase.get("pictures") or []
     return {"picture": pictures[0] if pictures else None, "card": showcase.get("card"), "slug": slug}
+
+
+@register.simple_tag(takes_context=True)
+def open_seats(context, kind: str | None = None, count: int = 3) -> list:
+    """Up to ``count`` public games waiting for players that the viewer does not sit in, newest first
+    (of ``kind`` when it names one): a newcomer may take a seat rather than wait in a new game."""
+    user = context["user"]
+    games = games_open_public()
+    if user.is_authenticated:
+        games = games.exclude(seats__user=user)
+    if kind and kinds.get(kind):
+        games = games.filter(kind=kind)
+    return list(games[:count])

@@ -201,7 +201,9 @@ def test_the_home_page_shows_the_cards(live_server, device, content):
     screenshot(page, f"home-{name}")
 
 
-def test_a_new_visitor_is_seated_three_clicks_after_the_home_page(live_server, browser, content):
+@pytest.mark.parametrize("way", ["create", "join"])
+def test_a_new_visitor_is_seated_three_clicks_after_the_home_page(live_server, browser, content, way):
+    waiting = game_create(creator=UserFactory(username="host"), max_seats=4) if way == "join" else None
     context = browser.new_context(**PHONE)
     page = context.new_page()
     clicks = []
@@ -220,15 +222,23 @@ def test_a_new_visitor_is_seated_three_clicks_after_the_home_page(live_server, b
     click(page.get_by_role("button", name="Create my account"))
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     expect(page.locator("input[name=kind][value=storyteller]")).to_be_checked()
-    screenshot(page, "three-clicks-new-game")
-    click(page.get_by_role("button", name="Create the game"))
-    expect(page.locator("#status")).to_contain_text("seats taken")
+    assert_no_sideways_scroll(page)
+    screenshot(page, f"three-clicks-{way}-form")
+    if way == "create":
+        click(page.get_by_role("button", name="Create the game"))
+        expect(page.locator("#status")).to_contain_text("1 of 4 seats taken")
+        game = Game.objects.get()
+    else:  # a free seat in a game waiting for players, offered above the form
+        expect(page.locator(".join-instead")).to_contain_text("1 of 4 seated")
+        click(page.locator(".join-instead").get_by_role("button", name="Join"))
+        expect(page.locator("#status")).to_contain_text("2 of 4 seats taken")
+        game = waiting
     assert len(clicks) == 3
-    game = Game.objects.get()
-    assert [seat.user.username for seat in game.seats.select_related("user")] == ["newcomer"]
+    seated = {seat.user.username for seat in game.seats.select_related("user")}
+    assert seated == ({"newcomer"} if way == "create" else {"host", "newcomer"})
     assert page.url.endswith(game.get_absolute_url())
     assert_no_sideways_scroll(page)
-    screenshot(page, "three-clicks-game")
+    screenshot(page, f"three-clicks-{way}-game")
     context.close()
 
 

@@ -109,3 +109,26 @@ def test_three_steps_from_play_to_a_seat(client, content):
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == game.get_absolute_url()
     assert [seat.user.username for seat in game.seats.all()] == ["newbie"]
+
+
+def test_the_new_game_form_offers_free_seats_of_that_game(client, content):
+    creator, viewer = UserFactory(), UserFactory()
+    waiting = game_create(creator=creator, max_seats=4, options={"deck": content.pk})
+    other_kind = game_create(creator=creator, kind="think_alike", max_seats=4)
+    private = game_create(creator=creator, max_seats=4, visibility="private", options={"deck": content.pk})
+    own = game_create(creator=viewer, max_seats=4, options={"deck": content.pk})
+    client.force_login(viewer)
+    html, _ = _page(client, reverse("games:create") + "?kind=storyteller")
+    assert f'action="{reverse("games:join", args=[waiting.pk])}"' in html
+    for hidden in (other_kind, private, own):
+        assert f'action="{reverse("games:join", args=[hidden.pk])}"' not in html
+    # The third click: a seat at a table with a player already waiting.
+    response = client.post(reverse("games:join", args=[waiting.pk]))
+    assert response.url == waiting.get_absolute_url()
+    assert waiting.seats.filter(user=viewer).exists()
+
+
+def test_the_new_game_form_without_waiting_games_offers_none(client, content):
+    client.force_login(UserFactory())
+    html, _ = _page(client, reverse("games:create") + "?kind=storyteller")
+    assert "join-instead" not in html
