@@ -2,9 +2,10 @@
 
 import random
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils import timezone
@@ -181,6 +182,20 @@ class TestPlayerPage:
         assert [row[0] for row in rows[2:]] == ["1", "2"]
         assert [row[2:] for row in rows[2:]] == [["8", "3", "2.67", after[0]], ["0", "1", "0.00", after[1]]]
         assert f"Rating from 0.0 before the first of these 2 games to {after[1]} after the last." in page
+
+    def test_numbers_and_dates_in_the_page_language(self, client, people):
+        first = datetime(2026, 11, 2, 14, 5, tzinfo=UTC)
+        two_games(people, first_at=first, second_at=first + timedelta(days=1))
+        stats_rebuild(now=first + timedelta(days=2))
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+        page = client.get(reverse("stats:player", args=["ann"])).content.decode()
+        assert '<html lang="fr"' in page
+        rows = numbers_table(page, "")  # the first table: the Storyteller games'
+        assert rows[2][1:5] == ["02/11/2026 14:05", "8", "3", "2,67"]
+        svg = page[page.index('aria-labelledby="points-storyteller-title"') :]
+        svg = svg[: svg.index("</svg>")]
+        for value in re.findall(r' (?:x|y|width|height)="([^"%]*)"', svg):
+            assert re.fullmatch(r"-?\d+(\.\d)?", value), value
 
     def test_no_game_no_chart(self, client, people):
         page = client.get(reverse("stats:player", args=["ann"])).content.decode()
