@@ -58,8 +58,11 @@ SHAPES: tuple[str, ...] = (
 TEXT_Y = {4: 5.0}
 
 
+HEX: dict[str, str] = {str(name): value for name, value in COLOUR_HEX.items()} | EXTRA_HEX
+
+
 def colour_hex(colour: str) -> str:
-    return COLOUR_HEX.get(colour) or EXTRA_HEX.get(colour) or UNKNOWN_HEX
+    return HEX.get(colour, UNKNOWN_HEX)
 
 
 def _luminance(hex_colour: str) -> float:

@@ -134,6 +134,7 @@ def test_the_table_shows_seats_turns_and_a_score_track(live_server, browser, dev
     assert_accessible(page, ".players")
     assert_accessible(page, ".track")
     screenshot(page, f"{make.__name__}-{device}")
+    track.screenshot(path=str(screenshot(page, f"{make.__name__}-{device}").with_suffix(".track.png")))
 
     # A new version: the board is morphed, the same token moves to the new score, by a transition.
     token = page.locator(f"#track-{game.pk}-seat-2")

@@ -96,3 +96,14 @@ def test_no_track_where_the_kind_draws_none_or_before_the_start():
     game = FakeGame(30)
     game.status = "open"
     assert render(game, {"players": players(1)}).strip() == ""
+
+
+def test_each_kind_says_how_long_its_track_is():
+    from games import kinds
+
+    storyteller, think_alike = kinds.get("storyteller"), kinds.get("think_alike")
+    assert storyteller.score_track({"options": {}}) == 30  # the box's track
+    assert storyteller.score_track({"options": {"target_score": 20}}) == 20  # the house rule's end
+    assert think_alike.score_track({"stop": {"stop": "points", "target": 18}}) == 18
+    assert think_alike.score_track({"stop": {"stop": "tasks", "target": None, "count": 10}}) is None
+    assert kinds.GameKind().score_track({}) is None  # a kind that says nothing draws no track
