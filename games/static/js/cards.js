@@ -24,6 +24,10 @@
     d.querySelector("img").src = img.src;
     d.querySelector("img").alt = img.alt;
     d.querySelector(".alt").textContent = img.alt;
+    // Words in another language than the page's (a card not yet translated) keep their lang.
+    [d.querySelector("img"), d.querySelector(".alt")].forEach(function (el) {
+      if (img.lang) el.lang = img.lang; else el.removeAttribute("lang");
+    });
     d.showModal();
   }, true);
 })();

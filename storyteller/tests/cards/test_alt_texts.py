@@ -33,6 +33,14 @@ MANIFEST = DECKS_DIR / "dream.json"
 OTHER_LANGUAGES = ("da", "fi", "fr", "nb", "sv")
 
 
+@pytest.fixture(autouse=True)
+def _language_kept():
+    """A request in Finnish leaves Finnish active in this thread (LocaleMiddleware): not for the next test."""
+    language = translation.get_language()
+    yield
+    translation.activate(language)
+
+
 def manifest_cards() -> list[dict]:
     return json.loads(MANIFEST.read_text(encoding="utf-8"))["cards"]
 
