@@ -22,6 +22,7 @@ LABELS = 100  # room on the right of a line chart for the names at the lines' en
 LABEL_GAP = 14  # the least distance between two names' baselines
 LABEL_CHARS = 12  # a longer name is cut, with an ellipsis (the table has it whole)
 MARKER = 4.5
+DODGE_SPAN = 36  # the widest row of tied markers
 
 MARKERS = ("circle", "square", "triangle", "diamond", "triangle-down", "plus", "cross", "star", "hexagon", "hourglass")
 DASHES = ("", "7 4", "2 3", "10 3 2 3", "1 5", "14 5", "5 2 1 2", "9 2", "3 7", "6 2 2 2 2 2")
@@ -202,6 +203,21 @@ def spread_labels(wanted: Sequence[float], *, top: float, bottom: float, gap: fl
     return result
 
 
+def _dodges(series: Sequence[Series]) -> list[list[float]]:
+    """How far across to move each marker so that tied values show every marker, side by side, not one on another."""
+    dodges = [[0.0] * len(one.values) for one in series]
+    for at in range(len(series[0].values)):
+        tied: dict[float, list[int]] = {}
+        for index, one in enumerate(series):
+            tied.setdefault(one.values[at], []).append(index)
+        for indexes in tied.values():
+            # a marker's width apart, closer where many tie (they may overlap a little, never all in one)
+            apart = min(MARKER * 2.2, DODGE_SPAN / max(1, len(indexes) - 1))
+            for k, index in enumerate(indexes):
+                dodges[index][at] = (k - (len(indexes) - 1) / 2) * apart
+    return dodges
+
+
 def _y_axis(values: Sequence[float], integer: bool, top: float, bottom: float, *, from_zero: bool):
     low, high = min(values), max(values)
     if from_zero:
@@ -254,6 +270,7 @@ def line_chart(
         if first <= v <= last
     ]
     ends = spread_labels([y_of(s.values[-1]) for s in series], top=top, bottom=bottom)
+    dodges = _dodges(series)
     lines = []
     for index, (one, end) in enumerate(zip(series, ends)):
         shape, dash = MARKERS[index], DASHES[index]
@@ -267,7 +284,8 @@ def line_chart(
                 dash=dash,
                 path="M" + "L".join(f"{coordinate(px)},{coordinate(py)}" for px, py in spots),
                 points=[
-                    Point(x=coordinate(px), y=coordinate(py), marker=marker_path(shape, px, py)) for px, py in spots
+                    Point(x=coordinate(px), y=coordinate(py), marker=marker_path(shape, px + dodge, py))
+                    for (px, py), dodge in zip(spots, dodges[index])
                 ],
                 label_x=coordinate(right + 8),
                 label_y=coordinate(end),

@@ -63,6 +63,21 @@ class TestLineChart:
         assert all(TOP <= end <= BOTTOM for end in ends)
         assert len({line.label_x for line in drawn.lines}) == 1  # all at the end of the plot
 
+    def test_tied_markers_stand_side_by_side(self):
+        drawn = chart([Series("Ann", [0, 2, 5]), Series("Bo", [0, 2, 4]), Series("Cy", [0, 1, 4])])
+        ann, bo, cy = drawn.lines
+
+        def centre(point) -> float:
+            xs = [float(n) for n in re.findall(r"[ML](-?[\d.]+),", point.marker)]
+            return (min(xs) + max(xs)) / 2 if len(xs) > 1 else xs[0] + charts.MARKER  # a circle: from its left
+
+        assert (ann.points[1].x, ann.points[1].y) == (bo.points[1].x, bo.points[1].y)  # the lines meet there
+        assert centre(ann.points[1]) < float(ann.points[1].x) < centre(bo.points[1])
+        starts = sorted(centre(line.points[0]) for line in drawn.lines)
+        assert starts[0] < starts[1] < starts[2]  # three tied at 0: three markers in a row
+        assert centre(ann.points[2]) == pytest.approx(float(ann.points[2].x), abs=0.1)  # alone: where it is
+        assert centre(bo.points[2]) != centre(cy.points[2])
+
     def test_names_follow_their_line_ends_where_there_is_room(self):
         drawn = chart([Series("Low", [0, 1]), Series("High", [0, 10])])
         low, high = drawn.lines
