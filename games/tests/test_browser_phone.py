@@ -192,7 +192,7 @@ def test_the_home_page_shows_the_cards(live_server, device, content):
     for i in range(3):
         expect(images.nth(i)).to_have_attribute("alt", re.compile(r"\w+ \w+ \w+"))
     page.wait_for_function(
-        "[...document.querySelectorAll('.showcase img')].every((img) => img.complete && img.naturalWidth > 0)"
+        "() => [...document.querySelectorAll('.showcase img')].every((img) => img.complete && img.naturalWidth > 0)"
     )
     expect(page.locator(".showcase-task .task-text")).to_have_text("A fruit that is not round")
     expect(page.get_by_role("link", name="Play Storyteller")).to_be_visible()
@@ -260,3 +260,30 @@ def test_home_lobby_and_sign_up_are_accessible(live_server, browser, content, la
                 assert_accessible(page)
         screenshot(page, f"signup-{lang}-{name}")
         context.close()
+
+
+def test_a_wide_table_scrolls_in_its_own_box(live_server, browser, content):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("games:rules", args=["storyteller"]))
+    for table in page.locator("main table").all():  # the page's own tables
+        assert table.evaluate("(t) => t.parentElement.classList.contains('table-scroll')")
+    # A table far wider than the phone, as a live update would bring one.
+    page.evaluate(
+        """() => {
+        const section = document.createElement("section");
+        const cells = "<td>column-of-figures</td>".repeat(20);
+        section.innerHTML = "<h2>Wide figures</h2><table><tr>" + cells + "</tr></table>";
+        document.querySelector("main").appendChild(section);
+        document.dispatchEvent(new Event("htmx:afterSettle"));
+    }"""
+    )
+    box = page.locator("main section:last-child .table-scroll")
+    expect(box).to_have_attribute("tabindex", "0")
+    expect(box).to_have_attribute("role", "region")
+    expect(box).to_have_attribute("aria-label", "Wide figures")
+    assert_no_sideways_scroll(page)
+    box.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('main section:last-child .table-scroll').scrollLeft > 0")
+    context.close()

@@ -7,6 +7,8 @@
 //   <form data-confirm="question">   asks before it is sent (resigning)
 //   <button data-copy="#input">     copies the input's text (an invite link), "Copied" in [data-copy-status]
 //   <template data-share-button>     a <button data-share="#input"> shown only where navigator.share exists
+//   <table> in <main>                 wrapped in a box of its own that scrolls sideways (focusable and named
+//                                    when it does), so that a wide table never widens the page on a phone
 //   <details data-menu>              the header's menu: a button with aria-expanded toggles it on a phone,
 //                                    Escape or a click elsewhere closes it; always open in a wide window
 (function () {
@@ -100,6 +102,46 @@
     fit();
   }
   document.querySelectorAll("details[data-menu]").forEach(headerMenu);
+
+  // Wide tables scroll in their own box. A table already in a .table-scroll is left as its page made it.
+  function tableName(table) {
+    var caption = table.querySelector("caption");
+    if (caption && caption.textContent.trim()) return caption.textContent.trim();
+    if (table.getAttribute("aria-label")) return table.getAttribute("aria-label");
+    var section = table.closest("section, article, main");
+    var heading = section && section.querySelector("h1, h2, h3");
+    return heading ? heading.textContent.trim() : "";
+  }
+  function fitTables() {
+    document.querySelectorAll("main table").forEach(function (table) {
+      var box = table.parentNode;
+      if (!box.classList.contains("table-scroll")) {
+        box = document.createElement("div");
+        box.className = "table-scroll";
+        table.parentNode.insertBefore(box, table);
+        box.appendChild(table);
+      }
+      if (!box.hasAttribute("data-fitted")) {
+        box.setAttribute("data-fitted", "");
+        var name = tableName(table);
+        if (name && !box.hasAttribute("aria-label")) {
+          box.setAttribute("role", "region");
+          box.setAttribute("aria-label", name);
+        }
+      }
+      // Focusable only when it scrolls: the keyboard can then move it; otherwise no extra stop.
+      if (box.scrollWidth > box.clientWidth + 1) {
+        if (!box.hasAttribute("tabindex")) box.setAttribute("data-scroll-tab", "");
+        box.setAttribute("tabindex", "0");
+      } else if (box.hasAttribute("data-scroll-tab")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("data-scroll-tab");
+      }
+    });
+  }
+  fitTables();
+  document.addEventListener("htmx:afterSettle", fitTables);
+  window.addEventListener("resize", fitTables);
 
   // The notification bell tells the server whether this page is being looked at
   // (formerly hx-vals="js:...", which htmx would have to evaluate).
