@@ -61,7 +61,7 @@ INSTALLED_APPS = [
 
 # API routers of apps beside the games core, added after the core's own (dotted paths):
 # the core does not import these apps.
-FABULA_API_ROUTERS = ["chat.api.router", "bots.api.router"]
+FABULA_API_ROUTERS = ["chat.api.router", "bots.api.router", "notifications.api.router"]
 
 # The kind of game a new game is when none is chosen (the API's default too).
 FABULA_DEFAULT_KIND = "storyteller"

@@ -21,6 +21,7 @@ from django.utils import timezone
 from PIL import Image
 from py_vapid import Vapid
 
+from accounts.services import token_create
 from games.tests.factories import UserFactory, started_game
 from games.tests.timeouts.steps import clue
 from notifications import presence
@@ -392,3 +393,22 @@ def test_the_key_command_prints_a_pair_that_signs():
     public = signer.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     assert b64url(public) == lines["FABULA_VAPID_PUBLIC_KEY"]
     assert lines["FABULA_VAPID_SUBJECT"].startswith("mailto:")
+
+
+class TestMuteApi:
+    def test_a_player_mutes_and_unmutes_through_the_api_and_nobody_else_can(self):
+        game, users = started_game(3)
+        url = f"/api/v1/games/{game.pk}/mute"
+        player = Client(HTTP_AUTHORIZATION=f"Bearer {token_create(user=users[1], name='bot')[1]}")
+        response = player.put(url)
+        assert response.status_code == 200 and response.json() == {"game": game.pk, "muted": True}
+        assert player.put(url).json()["muted"] is True
+        assert GameMute.objects.filter(user=users[1], game=game).count() == 1
+        assert player.delete(url).json() == {"game": game.pk, "muted": False}
+        assert not GameMute.objects.exists()
+        stranger = Client(HTTP_AUTHORIZATION=f"Bearer {token_create(user=UserFactory(), name='bot')[1]}")
+        response = stranger.put(url)
+        assert response.status_code == 403 and response.json()["error"]["code"] == "not_a_player"
+        assert player.put(f"/api/v1/games/{game.pk + 999}/mute").status_code == 404
+        assert Client().put(url).status_code == 401
+        assert not GameMute.objects.exists()

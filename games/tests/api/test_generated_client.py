@@ -215,6 +215,12 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     assert chat(guest, "chat_mute_remove", username=host.username).parsed.muted is False
     assert len(chat(guest, "chat_read").parsed.messages) == 1
 
+    # One game muted and unmuted: no turn emails or pushes for it in between.
+    mute = operation("notifications", "game_mute_add")
+    assert guest.call(mute, client=guest.client, game_id=early.id).parsed.muted is True
+    unmute = operation("notifications", "game_mute_remove")
+    assert guest.call(unmute, client=guest.client, game_id=early.id).parsed.muted is False
+
     resign = host.games("games_act", game_id=early.id, body=models.Resign(type_="resign"))
     assert resign.status_code == 200
     every = {operation["operationId"] for item in document()["paths"].values() for operation in item.values()}

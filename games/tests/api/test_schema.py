@@ -85,6 +85,8 @@ def test_the_schema_documents_every_endpoint(client):
         ("POST", f"{API}/games/{{game_id}}/chat/mutes"),
         ("DELETE", f"{API}/games/{{game_id}}/chat/mutes/{{username}}"),
         ("POST", f"{API}/games/{{game_id}}/chat/{{message_id}}/report"),
+        ("PUT", f"{API}/games/{{game_id}}/mute"),
+        ("DELETE", f"{API}/games/{{game_id}}/mute"),
         ("POST", f"{API}/games/{{game_id}}/bots"),
         ("POST", f"{API}/games/{{game_id}}/clue-media"),
     }
