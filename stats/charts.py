@@ -206,15 +206,18 @@ def spread_labels(wanted: Sequence[float], *, top: float, bottom: float, gap: fl
 def _dodges(series: Sequence[Series]) -> list[list[float]]:
     """How far across to move each marker so that tied values show every marker, side by side, not one on another."""
     dodges = [[0.0] * len(one.values) for one in series]
-    for at in range(len(series[0].values)):
+    last = len(series[0].values) - 1
+    for at in range(last + 1):
         tied: dict[float, list[int]] = {}
         for index, one in enumerate(series):
             tied.setdefault(one.values[at], []).append(index)
         for indexes in tied.values():
-            # a marker's width apart, closer where many tie (they may overlap a little, never all in one)
+            # a marker's width apart, closer where many tie (they may overlap a little, never all in one);
+            # into the plot at its ends, clear of the y axis' numbers and of the names
             apart = min(MARKER * 2.2, DODGE_SPAN / max(1, len(indexes) - 1))
+            middle = 0 if at == 0 < last else len(indexes) - 1 if at == last > 0 else (len(indexes) - 1) / 2
             for k, index in enumerate(indexes):
-                dodges[index][at] = (k - (len(indexes) - 1) / 2) * apart
+                dodges[index][at] = (k - middle) * apart
     return dodges
 
 

@@ -77,6 +77,9 @@ class TestLineChart:
         assert starts[0] < starts[1] < starts[2]  # three tied at 0: three markers in a row
         assert centre(ann.points[2]) == pytest.approx(float(ann.points[2].x), abs=0.1)  # alone: where it is
         assert centre(bo.points[2]) != centre(cy.points[2])
+        # at the ends, into the plot: clear of the y axis' numbers and of the names
+        assert starts[0] == pytest.approx(LEFT, abs=0.1)
+        assert max(centre(bo.points[2]), centre(cy.points[2])) == pytest.approx(RIGHT, abs=0.1)
 
     def test_names_follow_their_line_ends_where_there_is_room(self):
         drawn = chart([Series("Low", [0, 1]), Series("High", [0, 10])])
