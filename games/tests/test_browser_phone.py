@@ -220,7 +220,7 @@ def test_a_new_visitor_is_seated_three_clicks_after_the_home_page(live_server, b
     page.fill("#id_password1", "a-Long-pass-123")
     page.fill("#id_password2", "a-Long-pass-123")
     click(page.get_by_role("button", name="Create my account"))
-    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(page.get_by_role("heading", name="New game", exact=True)).to_be_visible()
     expect(page.locator("input[name=kind][value=storyteller]")).to_be_checked()
     assert_no_sideways_scroll(page)
     screenshot(page, f"three-clicks-{way}-form")

@@ -132,3 +132,16 @@ def test_the_new_game_form_without_waiting_games_offers_none(client, content):
     client.force_login(UserFactory())
     html, _ = _page(client, reverse("games:create") + "?kind=storyteller")
     assert "join-instead" not in html
+
+
+def test_the_header_keeps_the_bell_outside_the_menu(client):
+    client.force_login(UserFactory(username="anna"))
+    html, _ = _page(client, reverse("games:lobby"))
+    header = html[html.index('<header class="site-header">') : html.index("</header>")]
+    menu = header[header.index("<details") :]
+    outside = header[: header.index("<details")]
+    assert 'class="brand"' in outside and 'class="bell"' in outside  # on the phone's one line
+    assert 'id="site-menu"' in menu
+    for url in ("/games/", "/games/mine/", "/games/new/", "/leaderboards/", "/games/rules/", "/players/anna/"):
+        assert f'href="{url}"' in menu
+    assert 'action="/accounts/logout/"' in menu

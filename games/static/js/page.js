@@ -113,8 +113,12 @@
     return heading ? heading.textContent.trim() : "";
   }
   function fitTables() {
+    var named = {};
+    document.querySelectorAll("main .table-scroll[aria-label]").forEach(function (box) { named[box.getAttribute("aria-label")] = true; });
     document.querySelectorAll("main table").forEach(function (table) {
+      if (table.closest(".sr-only")) return;  // for screen readers only: nothing to scroll
       var box = table.parentNode;
+      if (box.classList.contains("table-wrap")) box.classList.add("table-scroll");  // a page's own scroll box
       if (!box.classList.contains("table-scroll")) {
         box = document.createElement("div");
         box.className = "table-scroll";
@@ -124,7 +128,8 @@
       if (!box.hasAttribute("data-fitted")) {
         box.setAttribute("data-fitted", "");
         var name = tableName(table);
-        if (name && !box.hasAttribute("aria-label")) {
+        if (name && !named[name] && !box.hasAttribute("aria-label")) {  // landmarks' names are unique
+          named[name] = true;
           box.setAttribute("role", "region");
           box.setAttribute("aria-label", name);
         }
