@@ -33,11 +33,11 @@ PAGES = {
 }
 
 
-def screenshot(page, name: str) -> Path:
+def screenshot(page, name: str, *, full_page: bool = True) -> Path:
     folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page, timeout=90_000)
     return path
 
 
@@ -75,6 +75,10 @@ def test_rules_and_api_pages_are_illustrated_accessible_and_fit(live_server, bro
             expect(page.locator(".api-operation").first).to_be_visible()
             expect(page.locator(".api-schema").first).to_be_visible()
         assert_no_sideways_scroll(page)
-        screenshot(page, f"pages-{name}-{device}-{lang}")
+        # The API page is some 40 screens long: its first screen, and one of its schemas.
+        screenshot(page, f"pages-{name}-{device}-{lang}", full_page=name != "api")
+        if name == "api":
+            page.locator(".api-schema").nth(3).scroll_into_view_if_needed()
+            screenshot(page, f"pages-{name}-schemas-{device}-{lang}", full_page=False)
         assert_accessible(page)
     context.close()

@@ -115,7 +115,7 @@ def test_the_docs_page_loads_nothing_from_elsewhere(client):
     response = client.get(f"{API}/docs")
     assert response.status_code == 200
     page = response.content.decode()
-    assert 'class="api-docs"' in page and f"{API}/openapi.json" in page  # drawn on the server (games/api/docs.py)
+    assert 'class="card api-docs"' in page and f"{API}/openapi.json" in page  # drawn on the server (games/api/docs.py)
     assert "cdn" not in page.lower() and "https://" not in page
 
 
