@@ -1,6 +1,6 @@
 from django import template
 from django.template.defaultfilters import floatformat
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import kinds
 from stats.charts import Series, bar_chart, line_chart
@@ -55,7 +55,11 @@ def rating_chart(profile, name: str) -> str:
     chart = line_chart(
         id=f"rating-{profile.kind}",
         title=gettext("Rating over the latest games"),
-        summary=gettext("Rating from %(first)s before the first of these %(games)s games to %(last)s after the last.")
+        summary=ngettext(
+            "Rating from %(first)s before this game to %(last)s after it.",
+            "Rating from %(first)s before the first of these %(games)s games to %(last)s after the last.",
+            len(games),
+        )
         % {
             "first": floatformat(history.rating_before, 1),
             "games": len(games),
@@ -81,7 +85,11 @@ def points_chart(profile) -> str:
     chart = bar_chart(
         id=f"points-{profile.kind}",
         title=gettext("Points per round, game by game"),
-        summary=gettext("Points per round in each of the latest %(games)s games: from %(low)s to %(high)s.")
+        summary=ngettext(
+            "Points per round in the latest game: %(high)s.",
+            "Points per round in each of the latest %(games)s games: from %(low)s to %(high)s.",
+            len(games),
+        )
         % {"games": len(games), "low": floatformat(min(values), 2), "high": floatformat(max(values), 2)},
         x_label=gettext("Game, oldest to newest"),
         y_label=gettext("Points per round"),
