@@ -412,3 +412,17 @@ class TestMuteApi:
         assert player.put(f"/api/v1/games/{game.pk + 999}/mute").status_code == 404
         assert Client().put(url).status_code == 401
         assert not GameMute.objects.exists()
+
+
+def test_devices_and_mutes_are_in_the_data_export_and_go_with_the_account():
+    from notifications.personal import notifications_delete, notifications_personal_data
+
+    game, users = started_game(3)
+    Device(users[1], "https://push.example.net/device", language="da")
+    GameMute.objects.create(user=users[1], game=game, created_at=timezone.now())
+    data = notifications_personal_data(sender=None, user=users[1])
+    assert [device["language"] for device in data["push_devices"]] == ["da"]
+    assert "endpoint" not in data["push_devices"][0]  # a credential to push to the device: not copied out
+    assert data["muted_games"] == [game.pk]
+    notifications_delete(sender=None, user=users[1])
+    assert not PushSubscription.objects.exists() and not GameMute.objects.exists()
