@@ -7,8 +7,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from games.models import Game, Seat
-from games.tests.factories import UserFactory, deck_with_cards
-from storyteller.models import Card, StorytellerRound, StorytellerTableCard
+from games.tests.factories import UserFactory
+from storyteller.models import StorytellerRound, StorytellerTableCard
 from storyteller.replay import storyteller_replay
 from storyteller.stats import storyteller_contributions
 
@@ -34,7 +34,12 @@ def test_rounds_of_before_the_rows_get_their_rows():
     OldTableCard = old.get_model("storyteller", "StorytellerTableCard")
 
     users = UserFactory.create_batch(4)
-    cards = list(Card.objects.filter(deck=deck_with_cards(12)).order_by("pk").values_list("pk", flat=True))
+    # The cards as that schema had them (today's Card has columns added since).
+    OldDeck, OldCard = old.get_model("storyteller", "Deck"), old.get_model("storyteller", "Card")
+    deck = OldDeck.objects.create(slug="before-the-rows", name="Before the rows")
+    cards = [
+        OldCard.objects.create(deck=deck, image=f"cards/test/{n}.webp", alt_text=f"Picture {n}").pk for n in range(12)
+    ]
     now = timezone.now()
     game = Game.objects.create(
         kind="storyteller",
