@@ -106,7 +106,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
                 votes=votes_by_seat,
                 three_players=len(seats) == 3,
             )
-        gained = {int(seat): pts for seat, pts in standing["points"].items()}
+        round_points = {int(seat): pts for seat, pts in standing["points"].items()}
         replay.append(
             {
                 "number": round_["number"],
@@ -124,7 +124,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
                 "found": found,
                 "table": table,
                 "standings": replay_standings(standing, player),
-                "breakdown": breakdown_out(lines, gained, player),
+                "breakdown": breakdown_out(lines, round_points, player),
             }
         )
     for before, after in zip(replay, replay[1:]):

@@ -1,0 +1,65 @@
+"""A round's points with their reasons where people see them: the board's reveal and the replay."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game, Seat
+from games.tests.factories import started_game
+from games.tests.play import play_step, play_to_end, view_for
+from storyteller.replay import storyteller_replay
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_replay_gives_every_round_its_reasons_and_they_add_up():
+    game, users = started_game(4)
+    game = play_to_end(game, users, random.Random(5))
+    assert game.status == Game.Status.FINISHED
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+    rounds = storyteller_replay(game=game, seats=seats)["rounds"]
+    assert rounds
+    for round_ in rounds:
+        points = {row["username"]: row["points"] for row in round_["standings"]}
+        for entry in round_["breakdown"]:
+            assert entry["points"] == points[entry["player"]["username"]]
+            assert entry["points"] == sum(reason["points"] for reason in entry["reasons"])
+        storyteller = next(e for e in round_["breakdown"] if e["player"] == round_["storyteller"])
+        assert storyteller["reasons"][0]["code"].startswith("storyteller_")
+    # The page shows them in words.
+    client = game_client(users[0])
+    page = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
+    assert page.count('class="breakdown"') == len(rounds)
+    assert "storyteller: " in page
+
+
+def test_the_board_shows_the_fresh_reveal_first_then_below_the_play():
+    game, users = started_game(4)
+    rng = random.Random(3)
+    while view_for(game, users[0])["round"] == 1:
+        play_step(game, users, rng)
+    client = game_client(users[1])
+    board = client.get(reverse("games:board", args=[game.pk])).content.decode()
+    last = view_for(game, users[1])["last_round"]
+    assert last["fresh"] is True
+    assert 'class="panel reveal reveal-fresh"' in board
+    assert board.index('id="last-round"') < board.index('id="status"')
+    for entry in last["breakdown"]:
+        for reason in entry["reasons"]:
+            assert reason["text"] in board.replace("&#x27;", "'")
+    # The next clue given: the reveal folds below the play.
+    while view_for(game, users[0])["phase"] == "clue":
+        play_step(game, users, rng)
+    board = client.get(reverse("games:board", args=[game.pk])).content.decode()
+    assert "reveal-fresh" not in board
+    assert board.index('id="play"') < board.index('id="last-round"')
+    assert '<details class="reveal-details">' in board  # folded, a click away
+
+
+def game_client(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
