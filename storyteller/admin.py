@@ -272,7 +272,7 @@ class CardChangeForm(forms.ModelForm):
             raise ValidationError(error.message) from None
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or self.cleaned_data
         texts = {code: cleaned.get(alt_translation_field(code), "") for code in alt_languages()}
         try:
             cleaned["alt_texts"] = alt_texts_clean(texts)
