@@ -63,3 +63,18 @@ def game_client(user):
     client = Client()
     client.force_login(user)
     return client
+
+
+def test_every_reason_has_its_own_words():
+    from storyteller.engine import rules as engine
+    from storyteller.selectors import reason_text
+
+    texts = {code: reason_text(engine.Reason(0, code, 0)) for code in engine.REASONS}
+    assert len(set(texts.values())) == len(engine.REASONS) and all(texts.values())
+    assert reason_text(engine.Reason(1, engine.VOTES_ON_CARD, 1, 1)) == "1 vote on their card"
+    assert reason_text(engine.Reason(1, engine.VOTES_ON_CARD, 3, 3)) == "3 votes on their card"
+    assert "three-player rule" in reason_text(engine.Reason(0, engine.STORYTELLER_SOME_FOUND, 4, 1))
+    assert "three-player rule" in reason_text(engine.Reason(1, engine.FOUND, 4))
+    assert (
+        reason_text(engine.Reason(0, engine.STORYTELLER_SOME_FOUND, 3, 2)) == "storyteller: some found it, not everyone"
+    )
