@@ -83,3 +83,10 @@ def test_a_refused_sign_up_keeps_the_way_and_signs_nobody_up(client):
     assert response.status_code == 200
     assert 'name="next" value="/games/new/?kind=storyteller"' in response.content.decode()
     assert not User.objects.filter(username="x").exists()
+
+
+def test_the_form_says_where_it_goes_on_to_only_with_a_next(client):
+    said = "you go straight on to the game"
+    assert said in client.get(reverse("accounts:signup"), {"next": "/games/new/?kind=storyteller"}).content.decode()
+    assert said not in client.get(reverse("accounts:signup")).content.decode()
+    assert said not in client.get(reverse("accounts:signup"), {"next": "https://evil.example/"}).content.decode()
