@@ -404,3 +404,21 @@ def test_every_page_is_accessible_in_two_languages_on_a_phone_and_a_desktop(asgi
     )
     print("slowest:", *(f"{seconds:.1f} s {where}" for seconds, where in sorted(durations)[-5:]), sep="\n  ")
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("environment", "outcome"),
+    [
+        ({"CI": "true"}, pytest.fail.Exception),  # CI
+        ({"FABULA_REQUIRE_AXE": "1"}, pytest.fail.Exception),  # bin/test
+        ({}, pytest.skip.Exception),  # a bare pytest without node_modules
+    ],
+)
+def test_a_missing_axe_core_fails_under_ci_and_bin_test(settings, tmp_path, monkeypatch, environment, outcome):
+    settings.BASE_DIR = tmp_path  # no node_modules there
+    for name in ("AXE_CORE_JS", "CI", "FABULA_REQUIRE_AXE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(outcome, match="axe-core is missing"):
+        axe_violations(page=None)
