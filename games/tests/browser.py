@@ -54,6 +54,11 @@ def axe_violations(page, selector: str = "html") -> list[str]:
     if not page.evaluate("typeof axe !== 'undefined'"):
         # Evaluated through the browser's debugging protocol: the pages' CSP refuses an added <script>.
         page.evaluate(script.read_text() + "\n;undefined")
+    # What is seen once the page has settled: finite animations (a reveal's rows fading in) are finished first,
+    # or axe measures the contrast of text still half transparent.
+    page.evaluate(
+        "document.getAnimations().forEach((a) => a.effect?.getComputedTiming().endTime !== Infinity && a.finish())"
+    )
     return page.evaluate(
         """async (selector) => (await axe.run(document.querySelector(selector))).violations.flatMap(
             (v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} ${n.html.slice(0, 200)}`))""",
