@@ -93,6 +93,8 @@ def check_the_hand(page, name: str, *, cards: int = 6):
     assert len(boxes) == cards
     assert all(box["width"] >= 44 and box["height"] >= 44 for box in boxes)
     if name == "phone":
+        zooms = [button.bounding_box() for button in hand.locator("[data-zoom]").all()]
+        assert len(zooms) == cards and all(box["width"] >= 44 and box["height"] >= 44 for box in zooms)
         assert style[0] == "flex" and style[1] == "auto" and style[2].startswith("x"), style
         assert len({round(box["y"]) for box in boxes}) == 1  # one row
         assert hand.evaluate("e => e.scrollWidth > e.clientWidth")  # to swipe
