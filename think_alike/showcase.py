@@ -23,7 +23,7 @@ def showcase(*, lang: str) -> dict:
         card = card or TaskCard.objects.in_play().filter(answers=1).order_by("key").first()
         text = card.text(lang) if card else ""
         cache.set(key, text, CACHE_SECONDS)
-    showcase = {"pitch": PITCH}
+    showcase: dict = {"pitch": PITCH}
     if text:
         showcase["card"] = {"title": _("Task card"), "text": text, "lang": lang}
     return showcase
