@@ -335,7 +335,10 @@ def screenshot(page, name: str):
     page.screenshot(path=str(folder / f"a11y-{name}.png"), timeout=10_000)
 
 
-def test_every_page_is_accessible_in_two_languages_on_a_phone_and_a_desktop(asgi_server, browser):
+@pytest.mark.parametrize("device", list(VIEWPORTS))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_is_accessible(asgi_server, browser, lang, device):
+    """One language on one viewport: apart, each run is shorter, and pytest-xdist spreads the four."""
     live_server = asgi_server  # a real ASGI server: the game pages open their sockets
     started = time.monotonic()
     site = make_site(random.Random(15))
@@ -350,55 +353,49 @@ def test_every_page_is_accessible_in_two_languages_on_a_phone_and_a_desktop(asgi
     checked = 0
     reported = 0
     durations: list[tuple[float, str]] = []
-    only = os.environ.get("FABULA_A11Y_ONLY", "")  # e.g. "fr:phone": one language and viewport, while fixing
-    for lang in LANGUAGES:
-        if only and not only.startswith(f"{lang}:"):
-            continue
-        errors = {who: error_pages(lang, sessions.get(who)) for who in {visit.who for visit in visits}}
-        for device, options in VIEWPORTS.items():
-            if only and not only.endswith(f":{device}"):
-                continue
-            contexts = {}
-            for visit in visits:
-                context = contexts.get(visit.who)
-                if context is None:
-                    context = contexts[visit.who] = browser.new_context(base_url=live_server.url, **options)
-                    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
-                    if visit.who:
-                        cookies.append(
-                            {"name": settings.SESSION_COOKIE_NAME, "value": sessions[visit.who], "url": live_server.url}
-                        )
-                    context.add_cookies(cookies)
-                    if script is not None:
-                        context.add_init_script(path=str(script))  # before the page's own scripts; no CSP applies
-                    for path, answer in errors[visit.who].items():
-                        context.route(f"**{path}", fulfil_with(*answer))
-                where = f"{visit.label} [{visit.path}] {lang} {device}"
-                began = time.monotonic()
-                page = context.new_page()
-                response = page.goto(visit.path)
-                page.wait_for_load_state("load")
-                checked += 1
-                if response is None or response.status != visit.status:
-                    problems.append(f"{where}: status {response and response.status}, not {visit.status}")
-                html_lang = page.evaluate("document.documentElement.lang")
-                if html_lang != lang:
-                    problems.append(f'{where}: <html lang="{html_lang}">')
-                if device == "phone":
-                    width, client = page.evaluate(
-                        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-                    )
-                    if width > client:
-                        problems.append(f"{where}: {width} px wide in a {client} px window (sideways scroll)")
-                        screenshot(page, f"{visit.label}-{lang}-{device}".replace(" ", "_").replace("/", "_"))
-                problems += [f"{where}: {violation}" for violation in axe_violations(page)]
-                page.close()
-                durations.append((time.monotonic() - began, where))
-                for problem in problems[reported:]:  # as they come: the whole run is long
-                    print(problem, flush=True)
-                reported = len(problems)
-            for context in contexts.values():
-                context.close()
+    errors = {who: error_pages(lang, sessions.get(who)) for who in {visit.who for visit in visits}}
+    options = VIEWPORTS[device]
+    contexts = {}
+    for visit in visits:
+        context = contexts.get(visit.who)
+        if context is None:
+            context = contexts[visit.who] = browser.new_context(base_url=live_server.url, **options)
+            cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
+            if visit.who:
+                cookies.append(
+                    {"name": settings.SESSION_COOKIE_NAME, "value": sessions[visit.who], "url": live_server.url}
+                )
+            context.add_cookies(cookies)
+            if script is not None:
+                context.add_init_script(path=str(script))  # before the page's own scripts; no CSP applies
+            for path, answer in errors[visit.who].items():
+                context.route(f"**{path}", fulfil_with(*answer))
+        where = f"{visit.label} [{visit.path}] {lang} {device}"
+        began = time.monotonic()
+        page = context.new_page()
+        response = page.goto(visit.path)
+        page.wait_for_load_state("load")
+        checked += 1
+        if response is None or response.status != visit.status:
+            problems.append(f"{where}: status {response and response.status}, not {visit.status}")
+        html_lang = page.evaluate("document.documentElement.lang")
+        if html_lang != lang:
+            problems.append(f'{where}: <html lang="{html_lang}">')
+        if device == "phone":
+            width, client = page.evaluate(
+                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
+            if width > client:
+                problems.append(f"{where}: {width} px wide in a {client} px window (sideways scroll)")
+                screenshot(page, f"{visit.label}-{lang}-{device}".replace(" ", "_").replace("/", "_"))
+        problems += [f"{where}: {violation}" for violation in axe_violations(page)]
+        page.close()
+        durations.append((time.monotonic() - began, where))
+        for problem in problems[reported:]:  # as they come: the whole run is long
+            print(problem, flush=True)
+        reported = len(problems)
+    for context in contexts.values():
+        context.close()
     print(
         f"\n{checked} page views of {len(visits)} pages: data {made - started:.1f} s, "
         f"browser {time.monotonic() - made:.1f} s"
