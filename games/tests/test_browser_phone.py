@@ -36,8 +36,13 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+def page_width(page) -> tuple[int, int]:
+    """The page's width and the viewport's asked for (a phone's innerWidth grows with an overflowing page)."""
+    return page.evaluate("document.scrollingElement.scrollWidth"), page.viewport_size["width"]
+
+
 def assert_no_sideways_scroll(page):
-    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+    width, inner = page_width(page)
     assert width <= inner, f"{page.url} is {width} px wide in a {inner} px window"
 
 
@@ -176,7 +181,7 @@ def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, content):
     for name, url in pages.items():
         page.goto(base + url)
         page.wait_for_load_state("load")
-        width, inner = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+        width, inner = page_width(page)
         if width > inner:
             wide.append(f"{name} ({url}): {width} px")
         screenshot(page, f"page-{name}")
