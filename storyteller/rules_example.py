@@ -65,9 +65,7 @@ def worked_example(cards: list[dict]) -> dict:
     for position in VOTES.values():
         votes_on[position] += 1
 
-    def card(position: int | None) -> dict | None:
-        if position is None:
-            return None
+    def card(position: int) -> dict:
         face = cards[position - 1] if len(cards) >= position else {}
         return {"position": position, **face}
 
@@ -77,7 +75,7 @@ def worked_example(cards: list[dict]) -> dict:
             "name": NAMES[seat],
             "storyteller": seat == STORYTELLER,
             "played": card(position_of[seat]),
-            "voted": card(VOTES.get(seat)),
+            "voted": card(VOTES[seat]) if seat in VOTES else None,
             "found": VOTES.get(seat) == STORYTELLER_POSITION,
             "votes_drawn": votes_on[position_of[seat]],
             "points": points[seat],
