@@ -85,7 +85,10 @@ class ClueMediaOut(Answer):
 class Card(Answer):
     id: str
     image: str = Field(description="An absolute URL (empty if the card's picture is gone).")
-    alt: str = Field(description="The picture in words.")
+    alt: str = Field(description="The picture in words, in the request's language where the card has them.")
+    alt_lang: str = Field(
+        "", description="The language of `alt` when it is not the request's (the card has no words in it), else empty."
+    )
 
 
 class TableCard(Answer):
@@ -93,6 +96,7 @@ class TableCard(Answer):
 
     image: str
     alt: str
+    alt_lang: str = ""
     position: int
     mine: bool = Field(description="The caller's own card (or the storyteller's, for the storyteller).")
 

@@ -39,7 +39,8 @@ def test_deleting_ones_account_through_the_pages(live_server, browser):
     page.fill("#id_password", PASSWORD)
     page.get_by_role("button", name="Delete my account").click()
     expect(page.get_by_text("Your account is deleted.")).to_be_visible()
-    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    # Signed out: the site's main navigation offers to log in again.
+    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name="Log in")).to_be_visible()
     log_in(page, live_server.url, "ann")
     expect(page.get_by_role("alert").first).to_be_visible()
     expect(page.get_by_role("heading", name="Log in")).to_be_visible()

@@ -285,7 +285,7 @@ class TestSecrecy:
                 if other != name:
                     leaked = [image for image in images if image in text]
                     assert not leaked, (name, other, leaked)
-            assert all(set(card) == {"position", "image", "alt", "mine"} for card in view["table"])
+            assert all(set(card) == {"position", "image", "alt", "alt_lang", "mine"} for card in view["table"])
             assert sum(card["mine"] for card in view["table"]) == (1 if name != users[0].username else 1)
         stranger_view = view_for(game, UserFactory())
         assert stranger_view["hand"] == [] and stranger_view["you"] is None

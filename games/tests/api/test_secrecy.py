@@ -20,7 +20,8 @@ def deck(db):
     return deck_with_cards(36)  # three or four rounds: every phase, several times, in a few seconds
 
 
-TABLE_CARD_KEYS = {"position", "image", "alt", "mine"}
+# alt_lang: the language of the picture's words where they are not the viewer's, the same for every viewer
+TABLE_CARD_KEYS = {"position", "image", "alt", "alt_lang", "mine"}
 
 
 def cards_in(value, path=()):
