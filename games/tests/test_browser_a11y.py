@@ -335,6 +335,7 @@ def screenshot(page, name: str):
     page.screenshot(path=str(folder / f"a11y-{name}.png"), timeout=10_000)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("device", list(VIEWPORTS))
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_is_accessible(asgi_server, browser, lang, device):
