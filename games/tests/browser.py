@@ -1,11 +1,26 @@
 """Helpers for the browser tests of every app (Playwright on Debian's Chromium)."""
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
+
+
+def wait_until(page, expression: str, arg=None, timeout: float = 5000) -> None:
+    """Wait until ``expression`` (a JS expression, or a function of ``arg``) is true in ``page``.
+
+    Polled from here through ``page.evaluate``, not with ``page.wait_for_function``: that one compiles its
+    predicate inside the page while it polls, which the site's Content-Security-Policy (no 'unsafe-eval')
+    refuses whenever the condition is not already true at the first try.
+    """
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout:.0f} ms: {expression}")
+        page.wait_for_timeout(20)
 
 
 def sign_up(page, base, username):

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from games.services.games import game_create
-from games.tests.browser import assert_accessible, log_in
+from games.tests.browser import assert_accessible, log_in, wait_until
 from games.tests.factories import UserFactory
 from notifications.models import Notification
 from storyteller.services.decks import decks_load_builtin
@@ -196,8 +196,9 @@ def test_the_home_page_shows_the_cards(live_server, device, content):
     expect(images).to_have_count(3)
     for i in range(3):
         expect(images.nth(i)).to_have_attribute("alt", re.compile(r"\w+ \w+ \w+"))
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.showcase img')].every((img) => img.complete && img.naturalWidth > 0)"
+    wait_until(
+        page,
+        "() => [...document.querySelectorAll('.showcase img')].every((img) => img.complete && img.naturalWidth > 0)",
     )
     expect(page.locator(".showcase-task .task-text")).to_have_text("A fruit that is not round")
     expect(page.get_by_role("link", name="Play Storyteller")).to_be_visible()
@@ -290,5 +291,5 @@ def test_a_wide_table_scrolls_in_its_own_box(live_server, browser, content):
     assert_no_sideways_scroll(page)
     box.focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => document.querySelector('main section:last-child .table-scroll').scrollLeft > 0")
+    wait_until(page, "() => document.querySelector('main section:last-child .table-scroll').scrollLeft > 0")
     context.close()

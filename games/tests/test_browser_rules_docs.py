@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from games.tests.browser import assert_accessible
+from games.tests.browser import assert_accessible, wait_until
 from storyteller.services.decks import decks_load_builtin
 from think_alike.tests.content import builtin_content
 
@@ -49,7 +49,7 @@ def assert_no_sideways_scroll(page):
 
 def broken_images(page) -> list[str]:
     page.evaluate("Promise.all([...document.images].map((img) => img.loading = 'eager'))")
-    page.wait_for_function("[...document.images].every((img) => img.complete)")
+    wait_until(page, "[...document.images].every((img) => img.complete)")
     return page.evaluate("[...document.images].filter((img) => !img.naturalWidth).map((img) => img.src)")
 
 

@@ -16,7 +16,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Game, Seat
-from games.tests.browser import assert_accessible
+from games.tests.browser import assert_accessible, wait_until
 from games.tests.factories import started_game
 from games.tests.play import view_for
 
@@ -143,18 +143,13 @@ def test_the_table_shows_seats_turns_and_a_score_track(live_server, browser, dev
     expect(token).to_have_css("transition-duration", "0.8s")
     set_scores(game, [4, 4, 12, 1][: len(users)])
     page.evaluate("htmx.trigger(document.getElementById('board'), 'fabula:refresh')")
-    page.wait_for_function(  # it moves: a CSS transition runs on it
-        "el => el.getAnimations().some(a => a.transitionProperty === 'transform')",
-        arg=token.element_handle(),
-        polling="raf",
-        timeout=5000,
+    wait_until(  # it moves: a CSS transition runs on it
+        page, "el => el.getAnimations().some(a => a.transitionProperty === 'transform')", token.element_handle()
     )
     expect(seats.nth(2).locator(".score")).to_have_text("12")
     expect(token).to_have_attribute("data-score", "12")
     assert token.evaluate("el => el.fabulaKept === true"), "the token was replaced, not morphed: it cannot move"
-    page.wait_for_function(
-        "el => el.getAnimations().length === 0", arg=token.element_handle(), timeout=5000
-    )  # the move ends
+    wait_until(page, "el => el.getAnimations().length === 0", token.element_handle())  # the move ends
     assert_token_on_cell(page, game, 2, 12)
 
     # Reduced motion: no transition.

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from games.services.games import game_join
+from games.tests.browser import wait_until
 from games.tests.factories import UserFactory
 from storyteller.models import Card, Deck
 
@@ -102,5 +103,5 @@ def test_an_admin_imports_a_deck_and_a_player_is_dealt_its_cards(live_server, br
     expect(first).to_have_attribute("alt", re.compile(r"^A moon number \d+ rising over a dark sea$"))
     assert first.get_attribute("src").split("/media/")[1] in urls
     # The picture arrives: a real 480×720 card, not a broken image.
-    player.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=first.element_handle())
+    wait_until(player, "img => img.complete && img.naturalWidth > 0", first.element_handle())
     assert first.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [480, 720]
