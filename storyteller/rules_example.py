@@ -24,18 +24,21 @@ NAMES = {0: _("Storyteller"), 1: "A", 2: "B", 3: "C", 4: "D"}
 # The table takes the first five; the storyteller's hand is their card on it and five more.
 CARDS_SHOWN = 10
 CACHE_SECONDS = 600
-CACHE_KEY = "storyteller:rules-cards"
+CACHE_KEY = "storyteller:rules-cards:2"  # :2 holds the alt-text columns, not the English words
 
 
 def rules_cards() -> list[dict]:
-    """Up to ``CARDS_SHOWN`` cards (``image``, ``alt``) of the deck a new game would be dealt from,
+    """Up to ``CARDS_SHOWN`` cards (``image``, ``alt``, ``alt_lang``) of the deck a new game would be dealt from,
     the same ones every time (the deck's first cards in play), read once per ``CACHE_SECONDS``."""
+    from storyteller.models.cards import card_alt
+
     cache = caches["views"]
     cards = cache.get(CACHE_KEY)
     if cards is None:
         cards = _cards_read()
         cache.set(CACHE_KEY, cards, CACHE_SECONDS)
-    return cards
+    # The words in the page's language (or the English ones, marked lang="en"), from the cached columns.
+    return [{"image": card["image"], **card_alt(card["alt_text"], card["alt_texts"])} for card in cards]
 
 
 def _cards_read() -> list[dict]:
@@ -47,7 +50,7 @@ def _cards_read() -> list[dict]:
     except GameError:  # no deck can deal a game: the page goes without pictures
         return []
     cards = Card.objects.in_play().filter(deck=deck).exclude(image="").order_by("pk")[:CARDS_SHOWN]
-    return [{"image": card.image.url, "alt": card.alt_text} for card in cards]
+    return [{"image": card.image.url, "alt_text": card.alt_text, "alt_texts": card.alt_texts} for card in cards]
 
 
 def worked_example(cards: list[dict]) -> dict:

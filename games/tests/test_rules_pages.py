@@ -69,6 +69,23 @@ def test_storytellers_rules_show_the_decks_cards_each_with_its_alt_text(client):
     assert_headings_in_order(page)
 
 
+def test_storytellers_rules_describe_the_cards_in_the_pages_language(client):
+    deck = deck_with_cards(name="Rules deck")
+    cards = list(deck.cards.order_by("pk"))
+    for card in cards[1:]:
+        card.alt_texts = {"fi": f"Kuva {card.pk}"}
+        card.save(update_fields=["alt_texts"])
+    english = rules_page(client, "storyteller")  # cached in the English page's words: the Finnish one differs
+    finnish = rules_page(client, "storyteller", accept_language="fi")
+    by_src = {image["src"]: image for image in finnish.images}
+    for card in cards[1:6]:
+        image = by_src[card.image.url]
+        assert image["alt"] == f"Kuva {card.pk}" and "lang" not in image
+    untranslated = by_src[cards[0].image.url]  # no Finnish words: the English ones, said to be English
+    assert untranslated["alt"] == cards[0].alt_text and untranslated["lang"] == "en"
+    assert all("lang" not in image for image in english.images)
+
+
 def test_the_hand_is_the_storytellers_card_and_five_more_and_the_table_the_first_five(client):
     deck = deck_with_cards()
     urls = [card.image.url for card in deck.cards.order_by("pk")]
