@@ -23,6 +23,16 @@ def wait_until(page, expression: str, arg=None, timeout: float = 5000) -> None:
         page.wait_for_timeout(20)
 
 
+def screenshot(page, name: str, *, full_page: bool = True, **options) -> Path:
+    """Keep a screenshot of ``page`` as a test artefact: $FABULA_ARTEFACTS/screenshots/``name``.png
+    (default: <var dir>/artefacts/screenshots), and say where."""
+    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page, **options)
+    return path
+
+
 def sign_up(page, base, username):
     """Sign a new person up through the pages; they land on their profile, logged in."""
     page.goto(f"{base}/accounts/signup/")

@@ -8,7 +8,6 @@ in every phase with a page state of its own, replays, player pages, leaderboards
 notifications and a chat with messages. Failures are gathered and reported together at the end: page,
 viewport, language, rule id, element and its HTML."""
 
-import os
 import random
 import time
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from games.models import Game
 from games.services.games import game_create, game_join
 from games.tests import play as storyteller_play
 from games.tests.browser import axe_script, axe_violations
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.play import view_for
 from notifications.emails import unsubscribe_token
@@ -329,10 +329,8 @@ def session_of(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-def screenshot(page, name: str):
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"a11y-{name}.png"), timeout=10_000)
+def screenshot(page, name: str) -> Path:
+    return artefact_screenshot(page, f"a11y-{name}", full_page=False, timeout=10_000)
 
 
 @pytest.mark.sweep

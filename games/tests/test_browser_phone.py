@@ -4,7 +4,6 @@ visitor is seated in a new game three clicks after landing on the home page. axe
 the home page, the lobby and the sign-up, in English and in French.
 Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
 
-import os
 import re
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from games.services.games import game_create
 from games.tests.browser import assert_accessible, log_in, wait_until
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import UserFactory
 from notifications.models import Notification
 from storyteller.services.decks import decks_load_builtin
@@ -29,11 +29,7 @@ VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
 def screenshot(page, name: str) -> Path:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"phone-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    return artefact_screenshot(page, f"phone-{name}")
 
 
 def page_width(page) -> tuple[int, int]:

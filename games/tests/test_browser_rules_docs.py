@@ -3,14 +3,13 @@
 with its alt text), no page scrolls sideways, and axe-core finds nothing.
 Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
 
-import os
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from games.tests.browser import assert_accessible, wait_until
+from games.tests.browser import screenshot as artefact_screenshot
 from storyteller.services.decks import decks_load_builtin
 from think_alike.tests.content import builtin_content
 
@@ -34,11 +33,7 @@ PAGES = {
 
 
 def screenshot(page, name: str, *, full_page: bool = True) -> Path:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page, timeout=90_000)
-    return path
+    return artefact_screenshot(page, name, full_page=full_page, timeout=90_000)
 
 
 def assert_no_sideways_scroll(page):

@@ -5,7 +5,6 @@ moves the tokens (the same elements, by a CSS transition; none when motion is re
 nothing scrolls sideways, and axe-core finds nothing in the seats or the track.
 Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
 
-import os
 import re
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from playwright.sync_api import expect
 
 from games.models import Game, Seat
 from games.tests.browser import assert_accessible, wait_until
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import started_game
 from games.tests.play import view_for
 
@@ -34,11 +34,7 @@ VIEWPORTS = {
 
 
 def screenshot(page, name: str) -> Path:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"table-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    return artefact_screenshot(page, f"table-{name}")
 
 
 def signed_in_page(browser, server, user, options):

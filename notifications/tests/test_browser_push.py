@@ -4,14 +4,13 @@ the manifest; the game page's mute toggle works through htmx. (Subscribing itsel
 service on the internet: notifications/tests/test_push.py sends to one on this machine instead.)
 Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
 
-import os
 from pathlib import Path
 
 import pytest
-from django.conf import settings as django_settings
 from playwright.sync_api import expect
 
 from games.tests.browser import log_in
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import started_game
 from notifications.models import GameMute
 from notifications.push import vapid_keys_generate
@@ -22,11 +21,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 
 
 def screenshot(page, name: str) -> Path:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or django_settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"notifications-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    return artefact_screenshot(page, f"notifications-{name}")
 
 
 @pytest.fixture

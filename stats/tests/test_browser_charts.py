@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import UserFactory, deck_with_cards
 from stats.services import stats_rebuild
 from think_alike.tests.content import course_ids, small_content, think_alike_game
@@ -26,11 +27,7 @@ SCREENS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "h
 
 
 def screenshot(page, name: str) -> Path:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    return artefact_screenshot(page, f"{name}")
 
 
 def axe_violations(page) -> list[str] | None:

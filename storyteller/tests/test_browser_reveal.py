@@ -7,16 +7,15 @@ asks for reduced motion. On the phone the vote page stays within 2.5 screens (be
 reveal), nothing scrolls sideways, and the hand is one row to swipe with large cards; on the desktop
 it is a grid. Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
 
-import os
 import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from games.services.games import game_act
 from games.tests.browser import assert_accessible, log_in
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import started_game
 from games.tests.play import view_for
 
@@ -31,11 +30,7 @@ PLAYERS = {"phone": 6, "desktop": 4}  # the phone with the tallest page: six pla
 
 
 def screenshot(page, name: str) -> Path:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"storyteller-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    return artefact_screenshot(page, f"storyteller-{name}")
 
 
 def page_size(page) -> tuple[int, int, int]:

@@ -4,18 +4,17 @@ the new-game form's course is laid by clicking places of the drawn circle and fi
 palette (and by the keyboard), and the game gets that course. Nothing scrolls sideways.
 Screenshots are kept in $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
 
-import os
 import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from accounts.models import User
 from games.models import Game
 from games.services.games import game_act
 from games.tests.browser import assert_accessible, sign_up
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import UserFactory
 from games.tests.play import view_for
 
@@ -35,11 +34,7 @@ VIEWPORTS = {
 
 
 def screenshot(page, name: str) -> Path:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"think_alike-{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    return artefact_screenshot(page, f"think_alike-{name}")
 
 
 def assert_no_sideways_scroll(page):

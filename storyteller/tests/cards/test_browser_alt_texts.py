@@ -2,7 +2,6 @@
 with no Finnish words yet is described in English, and says so (lang="en"), also when opened large.
 Screenshots go to $FABULA_ARTEFACTS/screenshots (default: <var dir>/artefacts/screenshots)."""
 
-import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +9,7 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
+from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import started_game
 from games.tests.play import view_for
 from storyteller.models import Card
@@ -19,10 +19,8 @@ from storyteller.services.decks import DECKS_DIR, deck_load_builtin
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def screenshot(page, name: str) -> None:
-    folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"alt-texts-{name}.png"), full_page=True)
+def screenshot(page, name: str) -> Path:
+    return artefact_screenshot(page, f"alt-texts-{name}")
 
 
 def session_of(user) -> str:
