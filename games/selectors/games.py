@@ -154,11 +154,38 @@ _seat_count = Coalesce(
 )
 
 
+# What a row of the lists shows, and no more: not a game's state nor a user's password (a game in
+# play carries its whole state, many times the rest of the row).
+_PLAYER_NAME = ("username", "display_name", "deleted_at")  # User.name
+_LOBBY_COLUMNS = (
+    "kind",
+    "pace",
+    "max_seats",
+    "options",
+    "created_at",
+    "creator",
+    *(f"creator__{f}" for f in _PLAYER_NAME),
+)
+_MINE_COLUMNS = ("kind", "status", "max_seats", "round", "is_paused", "deadline_at", "created_at")
+
+
+def _chip_seats():
+    """A game's seats as "My games" shows them (games.templatetags.game_lists.player_chips), in seat order."""
+    return (
+        Seat.objects.select_related("user")
+        .only(
+            "game", "position", "colour", "score", "to_act", "is_winner", "user", *(f"user__{f}" for f in _PLAYER_NAME)
+        )
+        .order_by("position")
+    )
+
+
 def games_open_public(*, exclude_user=None):
     """The public games waiting for players, newest first: a queryset, to page through."""
     games = (
         Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
         .select_related("creator")
+        .only(*_LOBBY_COLUMNS)
         # A subquery, not a GROUP BY over every open game: only the page's games are counted.
         .annotate(seated=_seat_count)
         .order_by("-created_at", "-pk")
@@ -189,7 +216,8 @@ def games_for_user(*, user, status: str | None = None):
             no_deadline=Case(When(deadline_at__isnull=True, then=Value(1)), default=Value(0)),
             sort_at=Coalesce("deadline_at", "created_at"),
         )
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position")))
+        .only(*_MINE_COLUMNS)
+        .prefetch_related(Prefetch("seats", queryset=_chip_seats()))
         .order_by("-my_turn", "status_rank", "no_deadline", "sort_at", "-pk")
     )
     if status:

@@ -274,6 +274,70 @@ def test_my_games_are_paged_and_cost_the_same_however_many(client):
     assert "Page 1 of 4" in nonsense
 
 
+def test_my_games_rows_name_every_player_at_no_cost_per_player_and_without_the_games_state(client):
+    """A row's players come from one query for the page's seats, whatever the seats per game; no game's
+    state and no user's password is read for the list."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.avatars import avatar_svg
+    from games.models import Seat
+
+    me, other = UserFactory(display_name="Me"), UserFactory(display_name='Ann <b>&"')
+    players = [other, *(UserFactory() for _ in range(4))]
+    client.force_login(me)
+
+    def mine(seats_per_game):
+        Game.objects.all().delete()
+        games = _many_games(me, 3, status=Game.Status.ACTIVE, round=2, state={"big": "x" * 1000})
+        Seat.objects.filter(game__in=games).update(to_act=True, score=7)
+        Seat.objects.bulk_create(
+            Seat(game=game, user=players[n - 1], position=n, score=3, is_winner=n == 1)
+            for game in games
+            for n in range(1, seats_per_game)
+        )
+        client.get(reverse("games:mine"))  # what is read once per process or session
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(reverse("games:mine")).content.decode()
+        return page, [query["sql"] for query in queries.captured_queries]
+
+    few_page, few = mine(2)
+    many_page, many = mine(6)
+    assert len(many) == len(few)
+    assert not [sql for sql in many if '"state"' in sql or '"password"' in sql]
+    assert many_page.count('<span class="player-chip') == 3 * 6 and few_page.count('<span class="player-chip') == 3 * 2
+    # What each chip says, as before: the avatar, the escaped name, the score once begun, who is to act, the winner.
+    colour = Seat.objects.filter(user=me).first().colour
+    avatar = avatar_svg(key=me.username, name="Me", colour=colour, shape=0, size=20, css_class="avatar avatar-chip")
+    mark = f'<span class="player-chip acting">{avatar}Me · 7 <span class="sr-only">(to act)</span><svg class="icon"'
+    assert mark in many_page
+    assert '<span class="player-chip winner"><svg' in many_page and "Ann &lt;b&gt;&amp;&quot; · 3</span>" in many_page
+    assert "Ann <b>" not in many_page
+
+
+def test_the_lobby_costs_the_same_however_many_rows_and_reads_no_game_state(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(UserFactory())
+    creator = UserFactory(display_name="Bo & Co")
+
+    def lobby(count):
+        Game.objects.all().delete()
+        _many_games(creator, count, visibility="public")
+        client.get(reverse("games:lobby"))  # what is read once per process or session (the kinds' art)
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(reverse("games:lobby")).content.decode()
+        return page, [query["sql"] for query in queries.captured_queries]
+
+    _page, few = lobby(2)
+    page, many = lobby(25)
+    assert len(many) == len(few)
+    assert not [sql for sql in many if '"state"' in sql or '"password"' in sql]
+    assert page.count('class="game-row"') == 25 and page.count("by Bo &amp; Co") == 25
+    assert page.count("<strong>Storyteller</strong>") == 25
+
+
 def test_every_page_names_the_site_icon_and_the_icon_exists(client):
     from pathlib import Path
 
