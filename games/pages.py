@@ -10,8 +10,17 @@ every request, on the game and seats ``game_get_for_viewer`` gives.
 A board holds forms, and a form holds the CSRF token of the browser that asked (a
 user's two browsers have two). The board is cached with a placeholder in its place,
 filled with the asking browser's token each time it is served.
+
+The table (the seats and the score track) is the same for every viewer but for which
+seat is theirs. It is rendered once per version and language from the spectator's view
+(what anyone may see, by construction), with a placeholder where a seat would be marked
+as the viewer's, and each viewer's board fills in its own: after an action, the other
+players' boards render only their own parts.
 """
 
+import re
+
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -22,25 +31,30 @@ from .models import Game, Seat
 from .selectors.games import game_view
 
 BOARD_TEMPLATE = "games/partials/board.html"
+TABLE_TEMPLATE = "games/partials/players.html"
 # What the {% csrf_token %} tags of a cached board hold until it is served; no form
 # or text of a game ever contains it (it is not something a player can type into a
 # board: every text a player writes is escaped, and this has no character to escape).
 CSRF_SLOT = "fabula-csrf-slot-8c1f0e"
+# Where the shared table marks a seat, for the viewer who sits there, as theirs (" me"):
+# `` fabula-me-<seat>`` in a class attribute (players.html, score_track.html).
+ME_SLOT = re.compile(r" fabula-me-(\d+)")
 
 
 def cache():
     return caches["views"]
 
 
-def view_key(what: str, *, game: Game, user, extra: str = "") -> str:
-    """The key of ``what`` (a board, an API view) of ``game`` at its version, as ``user`` sees it now."""
+def view_key(what: str, *, game: Game, user=None, extra: str = "") -> str:
+    """The key of ``what`` (a board, an API view) of ``game`` at its version, as ``user`` sees it now
+    (``None``: as anyone sees it)."""
     return ":".join(
         (
             what,
             str(game.pk),
             str(game.version),
             str(int(game.created_at.timestamp() * 1_000_000)),  # a game that had this id before is another
-            str(user.pk or 0),
+            str(user.pk or 0) if user is not None else "anyone",
             translation.get_language() or "",
             timezone.get_current_timezone_name(),
             extra,
@@ -53,10 +67,12 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
     key = view_key("board", game=game, user=request.user)
     html = None if error else cache().get(key)
     if html is None:
+        view = game_view(game=game, seats=seats, user=request.user)
         context = {
             "game": game,
             "seats": seats,
-            "view": game_view(game=game, seats=seats, user=request.user),
+            "view": view,
+            "table": table_html(game=game, seats=seats, you=view["you"]),
             "error": error,
             "csrf_token": CSRF_SLOT,
         }
@@ -64,6 +80,34 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
         if not error:  # an error belongs to one answer only
             cache().set(key, html)
     return mark_safe(html.replace(CSRF_SLOT, get_token(request)))  # noqa: S308 (rendered by our templates)
+
+
+def table_html(*, game: Game, seats: list[Seat], you: dict | None) -> SafeString:
+    """The seats and the score track, rendered once per version from what anyone may see; ``you`` (the
+    viewer's part of their view, if they sit in the game) says which seat to mark as theirs."""
+
+    def render():
+        public = game_view(game=game, seats=seats, user=AnonymousUser())
+        return render_to_string(TABLE_TEMPLATE, {"game": game, "view": public})
+
+    return mark_mine(for_anyone("table", game=game, build=render), you)
+
+
+def for_anyone(what: str, *, game: Game, build):
+    """``build()``, made once per game version and language for every viewer: only for what anyone who
+    may see the game may see (the table, what a deadline just did)."""
+    key = view_key(what, game=game)
+    value = cache().get(key)
+    if value is None:
+        value = build()
+        cache().set(key, value)
+    return value
+
+
+def mark_mine(html: str, you: dict | None) -> SafeString:
+    """The shared table with the viewer's own seat (``you["seat"]``; none for a spectator) marked " me"."""
+    mine = you["seat"] if you else None
+    return mark_safe(ME_SLOT.sub(lambda slot: " me" if int(slot.group(1)) == mine else "", html))  # noqa: S308
 
 
 def cached_view(request, *, game: Game, seats: list[Seat], build, extra: str = ""):

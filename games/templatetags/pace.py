@@ -3,6 +3,7 @@
 from django import template
 
 from games.engine.seats import MIN_PRESENT
+from games.pages import for_anyone
 from games.selectors.timeouts import timeouts_just_now as _timeouts_just_now
 
 register = template.Library()
@@ -39,5 +40,6 @@ def first_in_seat_order(view: dict) -> str:
 
 @register.simple_tag
 def timeouts_just_now(game) -> list[str]:
-    """What the deadline just did, if the game's latest change was a timeout ("Ada ran out of time...")."""
-    return _timeouts_just_now(game)
+    """What the deadline just did, if the game's latest change was a timeout ("Ada ran out of time..."):
+    read once per version for every viewer."""
+    return for_anyone("timeouts", game=game, build=lambda: _timeouts_just_now(game))

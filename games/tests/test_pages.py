@@ -4,16 +4,20 @@ versions, languages or browsers."""
 
 import random
 import re
+from unittest import mock
 
 import pytest
 from django.db import connection
+from django.contrib.auth.models import AnonymousUser
+from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.services import token_create
+from games import pages
 from games.models import Game
-from games.selectors.games import game_get_for_viewer, game_version, recent_games
+from games.selectors.games import game_get_for_viewer, game_version, game_view, recent_games
 
 from .factories import UserFactory, started_game
 from .play import play_step
@@ -82,6 +86,47 @@ def test_each_viewer_has_their_own_board_and_spectators_none_of_theirs():
     assert not any(card["image"] in other for card in storyteller_hand)
     stranger = signed_in(UserFactory())
     assert stranger.get(reverse("games:board", args=[game.pk])).status_code == 404  # a private game
+
+
+def test_the_table_is_drawn_once_per_version_from_what_anyone_sees_and_each_viewer_finds_their_seat():
+    game, users = started_game(4)
+    play_step(game, users, random.Random(3))
+    game.refresh_from_db()
+    seats = list(game.seats.select_related("user").order_by("position"))
+    boards = {user.pk: board(signed_in(user), game)[0] for user in users}
+    spectator = board(Client(), game)[0] if game.visibility == "public" else None
+
+    # Drawn from the spectator's view (nobody's hand, nobody's seat), once for this version.
+    expected = render_to_string(
+        "games/partials/players.html", {"game": game, "view": game_view(game=game, seats=seats, user=AnonymousUser())}
+    )
+    assert pages.cache().get(pages.view_key("table", game=game)) == expected
+    for seat in seats:
+        html = boards[seat.user_id]
+        mine = re.findall(r'<li class="player seat-[a-z]+[^"]*"', html)
+        assert len(mine) == 4 and sum(" me" in li for li in mine) == 1
+        assert f'id="track-{game.pk}-seat-{seat.position}" class="token tc-' in html
+        assert re.search(rf'id="track-{game.pk}-seat-{seat.position}" class="token [^"]* me[ "]', html)
+        assert "fabula-me-" not in html
+    if spectator is not None:
+        assert " me" not in spectator and "fabula-me-" not in spectator
+
+
+def test_a_board_asked_by_the_others_after_a_move_draws_only_their_own_parts():
+    game, users = started_game(4)
+    play_step(game, users, random.Random(4))
+    game.refresh_from_db()
+    drawn = []
+    original = pages.render_to_string
+
+    def counting(template, *args, **kwargs):
+        drawn.append(template)
+        return original(template, *args, **kwargs)
+
+    with mock.patch.object(pages, "render_to_string", counting):
+        for user in users:
+            board(signed_in(user), game)
+    assert drawn.count(pages.TABLE_TEMPLATE) == 1 and drawn.count(pages.BOARD_TEMPLATE) == 4
 
 
 def test_each_browser_gets_its_own_csrf_token_in_a_cached_board():

@@ -3,6 +3,7 @@ the end on the last cell, and the board page draws it (or not) as the kind says.
 
 from django.template import Context, Template
 
+from games.pages import mark_mine
 from games.track import COLUMNS, MAX_LENGTH, place, score_track, spread
 
 
@@ -80,9 +81,9 @@ def render(game, view):
 
 
 def test_the_partial_draws_tokens_by_class_and_says_the_scores_in_words():
-    view = {"players": players(3, 3, 12), "you": {"seat": 2}}
+    view = {"players": players(3, 3, 12)}
     view["players"][1]["name"] = "<b>Bo</b>"
-    html = render(FakeGame(30), view)
+    html = mark_mine(render(FakeGame(30), view), {"seat": 2})  # drawn for anyone, then the viewer's seat marked
     assert "Score track, 0 to 30" in html
     assert 'id="track-7-seat-2" class="token tc-7 tr-1 me"' in html  # 12: the second row runs right to left
     assert 'class="token tc-3 tr-0"' in html
