@@ -57,7 +57,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     # Pages only listen: the base class's receive() ignores what a client sends.
 
+    async def dispatch(self, message):
+        # The messages this socket only forwards touch no database: straight to their handler, without
+        # the base class's hop to a thread to close old database connections before each message (a
+        # thread hop per page per change was a good part of an action's cost).
+        if message.get("type") in FIELDS:
+            await getattr(self, message["type"].replace(".", "_"))(message)
+        else:
+            await super().dispatch(message)
+
     async def game_changed(self, event):
+        # A game page hears of its game twice (the game's group and the viewer's own): once is enough.
+        seen = (event["game"], event["version"])
+        if seen == getattr(self, "_last_game_change", None):
+            return
+        self._last_game_change = seen
         await self._forward(event)
 
     async def notifications_changed(self, event):

@@ -78,6 +78,21 @@ async def test_a_player_hears_of_a_change_made_through_the_services(open_socket)
     }
 
 
+async def test_a_game_page_hears_of_each_version_once(open_socket):
+    """Its player's own group and its game's group both carry the change: the page gets one message."""
+    game, users = await sync_to_async(started_game)(4)
+    socket, accepted = await open_socket(user=users[1], query=f"game={game.pk}")
+    assert accepted
+
+    await sync_to_async(play_step)(game, users, random.Random(1))
+    first = await next_message(socket)
+    await sync_to_async(play_step)(game, users, random.Random(2))
+    second = await next_message(socket)
+
+    assert first["version"] + 1 == second["version"] == await current_version(game)
+    assert await socket.receive_nothing(timeout=0.3)
+
+
 async def test_my_games_hear_of_every_game_i_sit_in(open_socket):
     game, users = await sync_to_async(started_game)(3)
     socket, accepted = await open_socket(user=users[2])  # "My games": no game asked for
