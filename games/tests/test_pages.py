@@ -7,8 +7,8 @@ import re
 from unittest import mock
 
 import pytest
-from django.db import connection
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
