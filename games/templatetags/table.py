@@ -1,6 +1,10 @@
-from django import template
+from functools import lru_cache
 
-from games.track import score_track
+from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from games.track import Track, score_track
 
 register = template.Library()
 
@@ -14,3 +18,15 @@ def track_of(game, view):
     if not length:
         return None
     return score_track(view["players"], length)
+
+
+@register.simple_tag
+def track_cells(track: Track) -> SafeString:
+    """The numbered cells of a track of this length, drawn once per process (they hold no words and
+    no players)."""
+    return _cells(track.length)
+
+
+@lru_cache(maxsize=64)
+def _cells(length: int) -> SafeString:
+    return render_to_string("games/partials/track_cells.html", {"track": score_track([], length)})

@@ -88,6 +88,8 @@ def test_the_partial_draws_tokens_by_class_and_says_the_scores_in_words():
     assert 'id="track-7-seat-2" class="token tc-7 tr-1 me"' in html  # 12: the second row runs right to left
     assert 'class="token tc-3 tr-0"' in html
     assert "style=" not in html  # the CSP refuses style attributes
+    assert html.count('<g class="track-cell') == 31 and html.count('<g class="track-cell fifth') == 7
+    assert '<g class="track-cell fifth last"><rect x="361" y="121"' in html  # 30: the fourth row begins on the right
     assert "&lt;b&gt;Bo&lt;/b&gt;: 3 points" in html and "<b>Bo" not in html
     assert html.index("P2: 12 points") < html.index("P0: 3 points") < html.index("Bo&lt;/b&gt;: 3 points")
 
