@@ -41,16 +41,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _postgres_database(url: str) -> tuple[str, str]:
-    """Create a fresh database beside the one in ``url``; returns (its url, the admin url)."""
+def _postgres_database(url: str, reuse: bool) -> tuple[str, str]:
+    """A database beside the one in ``url``, fresh unless ``reuse`` finds it; returns (its url, the admin url)."""
     import psycopg
 
     parts = urlsplit(url)
     name = parts.path.lstrip("/") + "_bench_stats"
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.execute(f'CREATE DATABASE "{name}"')
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not (reuse and exists):
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            connection.execute(f'CREATE DATABASE "{name}"')
     return urlunsplit(parts._replace(path=f"/{name}")), admin
 
 
@@ -62,11 +64,11 @@ def _drop_postgres_database(url: str, admin: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
-def _setup(workdir: Path) -> tuple[str, str | None]:
+def _setup(workdir: Path, reuse: bool) -> tuple[str, str | None]:
     url = os.environ.get("DATABASE_URL", "")
     admin = None
     if url.startswith(("postgres://", "postgresql://")):
-        url, admin = _postgres_database(url)
+        url, admin = _postgres_database(url, reuse)
     else:
         url = f"sqlite:///{workdir / 'bench.sqlite3'}"
     os.environ["DATABASE_URL"] = url
@@ -369,12 +371,20 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=40, help="requests per page measured")
     parser.add_argument("--updates", type=int, default=20, help="games timed one at a time after the rebuild")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--keep", action="store_true", help="PostgreSQL: keep the filled database (to time it again with --reuse)"
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="PostgreSQL: time the database a --keep run filled, without filling it"
+    )
+    parser.add_argument("--no-pages", action="store_true", help="time the rebuild and the updates only")
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="fabula-bench-stats-"))
-    url, admin = _setup(workdir)
+    url, admin = _setup(workdir, args.reuse)
     try:
         from django.conf import settings
+        from django.contrib.auth import get_user_model
         from django.db import connection, transaction
         from django.test import Client
         from django.urls import reverse
@@ -391,13 +401,20 @@ def main() -> int:
             f"{os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}"
         )
         started = time.perf_counter()
-        with transaction.atomic():  # one commit: SQLite writes much faster so
-            user_ids, heavy, game_ids = _fill(args.players, args.games, args.rounds, args.seed)
-        fill = time.perf_counter() - started
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")  # planner statistics, as a live database keeps them
+        if args.reuse and admin and Game.objects.exists():
+            # The games of a --keep run; those it left out of the rebuild are left out again.
+            user_ids = list(get_user_model().objects.order_by("pk").values_list("pk", flat=True))
+            heavy = user_ids[0]
+            game_ids = list(Game.objects.filter(kind="storyteller").order_by("pk").values_list("pk", flat=True))
+            print("Reusing the filled database", end="")
+        else:
+            with transaction.atomic():  # one commit: SQLite writes much faster so
+                user_ids, heavy, game_ids = _fill(args.players, args.games, args.rounds, args.seed)
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")  # planner statistics, as a live database keeps them
+            print(f"Filled in {time.perf_counter() - started:.1f} s", end="")
         print(
-            f"Filled in {fill:.1f} s: {len(user_ids):,} players, {Game.objects.count():,} finished games, "
+            f": {len(user_ids):,} players, {Game.objects.count():,} finished games, "
             f"{StorytellerRound.objects.count():,} rounds"
         )
 
@@ -444,6 +461,9 @@ def main() -> int:
             f"({len(updates)} games)"
         )
 
+        print(f"Load average now: {os.getloadavg()[0]:.1f}")
+        if args.no_pages:
+            return 0
         client = Client()
         client.force_login(get_user(heavy))
         heavy_name = get_user(heavy).username
@@ -487,7 +507,7 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        if admin:
+        if admin and not (args.keep or args.reuse):
             _drop_postgres_database(url, admin)
         shutil.rmtree(workdir, ignore_errors=True)
 

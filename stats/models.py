@@ -24,8 +24,12 @@ class GameRecord(models.Model):
     replayed from any game on.
     """
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_records")
+    # No index of their own on the keys: the unique (game, user) and the (user, ...) index lead with them,
+    # and every index more is written for each of the 100,000s of rows a rebuild inserts.
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_records", db_index=False
+    )
     kind = models.CharField(max_length=20)
     finished_at = models.DateTimeField()
     seat = models.PositiveSmallIntegerField()
@@ -56,7 +60,10 @@ class GameRecord(models.Model):
 class PlayerStats(models.Model):
     """A player's all-time totals and current rating in one kind of game."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_stats")
+    # (Indexed by the unique (user, kind), which leads with it.)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_stats", db_index=False
+    )
     kind = models.CharField(max_length=20)
     games = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()
@@ -115,7 +122,8 @@ class LeaderboardEntry(models.Model):
     made of (wins, just-right clues), where there is one.
     """
 
-    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="entries")
+    # (Indexed by the unique (leaderboard, user) and the place index, which lead with it.)
+    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="entries", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leaderboard_entries")
     value = models.FloatField()
     sample = models.PositiveIntegerField()

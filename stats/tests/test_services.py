@@ -1,5 +1,6 @@
 """Records, ratings, totals and boards: worked out by hand, and the same either way they are built."""
 
+import gc
 import math
 import random
 from datetime import timedelta
@@ -369,3 +370,25 @@ class TestAtSize:
         assert chunks == [4, 8, 12, 16, 20, 24, 25]
         assert snapshot() == one_by_one
         assert_numbered()
+
+    def test_a_rebuild_runs_without_the_cycle_collector_and_leaves_the_session_as_it_found_it(self):
+        """The collector is off while the rows pile up, on again after; PostgreSQL's planner setting does not leak."""
+
+        def planner_cost() -> str | None:
+            if connection.vendor != "postgresql":
+                return None
+            with connection.cursor() as cursor:
+                cursor.execute("SHOW random_page_cost")
+                return cursor.fetchone()[0]
+
+        now = timezone.now()
+        two_games(UserFactory.create_batch(4), first_at=now - timedelta(days=1), second_at=now)
+        before = planner_cost()
+        during = []
+
+        def progress(kind, done, total):
+            during.append((gc.isenabled(), planner_cost()))
+
+        assert stats_rebuild(now=now, kinds=["storyteller"], progress=progress) == {"storyteller": 2}
+        assert during == [(False, "1.1" if connection.vendor == "postgresql" else None)]
+        assert gc.isenabled() and planner_cost() == before
