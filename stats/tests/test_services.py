@@ -392,3 +392,27 @@ class TestAtSize:
         assert stats_rebuild(now=now, kinds=["storyteller"], progress=progress) == {"storyteller": 2}
         assert during == [(False, "1.1" if connection.vendor == "postgresql" else None)]
         assert gc.isenabled() and planner_cost() == before
+
+    def test_a_rebuild_rewrites_only_the_records_that_differ(self):
+        rng = random.Random(13)
+        now = timezone.now()
+        users = UserFactory.create_batch(6)
+        games = TestIncrementalEqualsRebuild()._random_games(8, users, now, rng)
+        for game in sorted(games, key=lambda g: (Game.objects.get(pk=g.pk).finished_at, g.pk)):
+            assert stats_game_finished(game_id=game.pk, now=now)
+        right = snapshot()
+        ids = dict(GameRecord.objects.values_list("pk", "game_id"))
+        # A record with a wrong rating, one with wrong counters, one gone, one for a game that is not finished.
+        wrong, counted, gone = GameRecord.objects.order_by("pk")[:3]
+        GameRecord.objects.filter(pk=wrong.pk).update(mu_after=wrong.mu_after + 1)
+        GameRecord.objects.filter(pk=counted.pk).update(counts={"clues": 99})
+        GameRecord.objects.filter(pk=gone.pk).delete()
+        unfinished = finished_game(users[:4], [GAME_1[0]], finished_at=now)
+        Game.objects.filter(pk=unfinished.pk).update(status=Game.Status.ACTIVE)
+        stray = {**GameRecord.objects.values().get(pk=max(ids)), "id": None, "game_id": unfinished.pk}
+        GameRecord.objects.create(**stray)
+        stats_rebuild(now=now, kinds=["storyteller"])
+        assert snapshot() == right
+        kept = set(GameRecord.objects.values_list("pk", flat=True))
+        assert kept >= set(ids) - {wrong.pk, counted.pk, gone.pk}  # the others were left where they were
+        assert len(kept - set(ids)) == 3 and not GameRecord.objects.filter(game=unfinished).exists()
