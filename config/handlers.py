@@ -14,6 +14,13 @@ synchronous, so the chain here is the synchronous one (as under WSGI), entered w
 hop: the loop reads the request and writes the response; the thread runs everything
 in between.
 
+Django's ``handle`` then still makes three hops a request (the ``request_started``
+signal, the response, its ``close`` with ``request_finished``) and two tasks, one of them
+to notice a client that hangs up, which a synchronous view cannot act on. Here the loop
+reads the body, the thread does the rest in one step (signal, request, chain, and the
+close of a response that is already whole), and the loop writes the response. Only a
+streaming response is closed after it is written, as Django does.
+
 Each HTTP request borrows one of ``threads`` long-lived one-thread executors (the
 ``executor=`` form of ``ThreadSensitiveContext``, whose executor the caller owns), and
 gives it back when it is answered. Requests of one process still run at once, up to
@@ -26,7 +33,11 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.urls import set_script_prefix
 
 
 class PooledThreadsASGIHandler(ASGIHandler):
@@ -55,3 +66,30 @@ class PooledThreadsASGIHandler(ASGIHandler):
     async def get_response_async(self, request):
         """The whole synchronous chain, middleware and view, in one step on the request's thread."""
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+    async def handle(self, scope, receive, send):
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        try:
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            await self.send_response(response, send)
+            if response.streaming:
+                await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def _respond(self, scope, body_file):
+        """On the request's thread: what Django's ``handle`` and ``run_get_response`` do between reading the
+        body and writing the response, and the response's close when it is whole."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        response = error_response if request is None else self.get_response(request)
+        response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size  # the server chunks it
+        if not response.streaming:
+            response.close()  # request_finished: the thread's database connection goes back
+        return response

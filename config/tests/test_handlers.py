@@ -5,6 +5,7 @@ import threading
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
+from django.core import signals
 from django.test import override_settings
 
 from config.handlers import PooledThreadsASGIHandler
@@ -13,15 +14,15 @@ from config.tests.urls_threads import meeting
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def get(app, query: str = "") -> tuple[int, str]:
+async def get(app, query: str = "", path: str = "/thread") -> tuple[int, str]:
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
         "method": "GET",
         "scheme": "http",
-        "path": "/thread",
-        "raw_path": b"/thread",
+        "path": path,
+        "raw_path": path.encode(),
         "query_string": query.encode(),
         "headers": [(b"host", b"testserver")],
         "server": ("testserver", 80),
@@ -30,9 +31,14 @@ async def get(app, query: str = "") -> tuple[int, str]:
     communicator = ApplicationCommunicator(app, scope)
     await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await communicator.receive_output(timeout=10)
-    body = await communicator.receive_output(timeout=10)
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=10)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
     await communicator.wait(timeout=10)
-    return start["status"], body["body"].decode()
+    return start["status"], body.decode()
 
 
 @override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
@@ -81,3 +87,71 @@ def test_the_middleware_chain_is_the_synchronous_one():
     """Middleware and view in one step on the request's thread, not a hop to the loop and back per hook."""
     app = PooledThreadsASGIHandler(threads=1)
     assert not asyncio.iscoroutinefunction(app._middleware_chain)
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_a_request_is_one_step_on_its_thread_signals_and_all():
+    """request_started, the view and request_finished (the database connection's return) on the same
+    thread, once each, before the answer goes out: one hop from the loop, not three."""
+    app = PooledThreadsASGIHandler(threads=1)
+    seen = []
+
+    def started(**kwargs):
+        seen.append(("started", threading.current_thread().name))
+
+    def finished(**kwargs):
+        seen.append(("finished", threading.current_thread().name))
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        status, name = asyncio.run(get(app))
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    assert status == 200 and name.startswith("django-0")
+    assert seen == [("started", name), ("finished", name)]
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_a_streaming_answer_is_closed_after_it_is_written():
+    app = PooledThreadsASGIHandler(threads=1)
+    finished = []
+
+    def on_finished(**kwargs):
+        finished.append(True)
+
+    signals.request_finished.connect(on_finished)
+    try:
+        status, body = asyncio.run(get(app, path="/stream"))
+    finally:
+        signals.request_finished.disconnect(on_finished)
+    assert (status, body, finished) == (200, "one two", [True])
+
+
+@override_settings(ALLOWED_HOSTS=["testserver"])
+def test_a_request_django_refuses_is_answered_by_django():
+    """A bad Host: Django's own 400, through the same one step."""
+    app = PooledThreadsASGIHandler(threads=1)
+
+    async def bad_host():
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": "/healthz",
+            "raw_path": b"/healthz",
+            "query_string": b"",
+            "headers": [(b"host", b"elsewhere.example")],
+            "server": ("elsewhere.example", 80),
+            "client": ("127.0.0.1", 1234),
+        }
+        communicator = ApplicationCommunicator(app, scope)
+        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await communicator.receive_output(timeout=10)
+        await communicator.wait(timeout=10)
+        return start["status"]
+
+    assert asyncio.run(bad_host()) == 400

@@ -2,7 +2,7 @@
 
 import threading
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
 
 # ?meet=N: the request waits until N requests are in the view at once (or fails after 5 s).
@@ -23,4 +23,12 @@ def which_thread(request):
             meeting["inside"] -= 1
 
 
-urlpatterns = [path("thread", which_thread)]
+def streamed(request):
+    async def parts():
+        yield b"one "
+        yield b"two"
+
+    return StreamingHttpResponse(parts())
+
+
+urlpatterns = [path("thread", which_thread), path("stream", streamed)]
