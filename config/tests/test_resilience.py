@@ -1,9 +1,12 @@
 """config.resilience: the breaker in front of what leans on Redis."""
 
+import os
+
 import pytest
+import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from config.resilience import DEGRADED, Breaker
+from config.resilience import DEGRADED, Breaker, ResilientRedisCache
 
 
 @pytest.fixture(autouse=True)
@@ -63,3 +66,20 @@ def test_other_errors_are_not_swallowed():
 
     with pytest.raises(ValueError):
         Breaker("cache").call(broken, lambda: None)
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_the_cache_backends_of_many_requests_share_one_pool_and_a_breaker():
+    """Django makes a cache backend per request under ASGI; they must not make a connection each."""
+    url = os.environ["REDIS_URL"]
+    params = {"OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}
+    probe = redis.Redis.from_url(url)
+    before = probe.info("clients")["connected_clients"]
+    backends = [ResilientRedisCache(url, params) for _ in range(30)]  # thirty requests' backends
+    for number, backend in enumerate(backends):
+        backend.set(f"fabula-test-pool-{number}", number, 30)
+        assert backend.get(f"fabula-test-pool-{number}") == number
+    assert probe.info("clients")["connected_clients"] - before <= 2
+    assert len({id(backend._cache._get_connection_pool(False)) for backend in backends}) == 1
+    assert len({id(backend.breaker) for backend in backends}) == 1
+    backends[0].delete_many([f"fabula-test-pool-{number}" for number in range(30)])
