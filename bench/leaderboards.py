@@ -378,6 +378,11 @@ def main() -> int:
         "--reuse", action="store_true", help="PostgreSQL: time the database a --keep run filled, without filling it"
     )
     parser.add_argument("--no-pages", action="store_true", help="time the rebuild and the updates only")
+    parser.add_argument(
+        "--no-records",
+        action="store_true",
+        help="with --reuse: delete the statistics first, so the rebuild writes every record (as a site's first one)",
+    )
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="fabula-bench-stats-"))
@@ -391,7 +396,7 @@ def main() -> int:
         from django.utils import timezone
 
         from games.models import Game
-        from stats.models import GameRecord, Leaderboard, LeaderboardEntry
+        from stats.models import GameRecord, Leaderboard, LeaderboardEntry, PlayerStats
         from stats.selectors import entries_placed
         from stats.services import stats_game_finished, stats_rebuild
         from storyteller.models import StorytellerRound
@@ -422,6 +427,11 @@ def main() -> int:
         late = game_ids[-args.updates :]
         now = timezone.now()
         Game.objects.filter(pk__in=late).update(status=Game.Status.ACTIVE)
+        if args.no_records:
+            for model in (LeaderboardEntry, PlayerStats, GameRecord):
+                model.objects.all().delete()
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
         # Wall time, and this process's CPU time: on a busy machine the second says more
         # (with SQLite it holds the database's work too; PostgreSQL's is in its own processes).
         server = _server_cpu()

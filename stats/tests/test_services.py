@@ -132,6 +132,15 @@ class TestRatings:
             assert flat(ratings.rate(prior, ranks)) == pytest.approx(flat(plackett_luce(prior, ranks)), rel=1e-12)
         assert ratings.ordinal(30.0, 5.0) == 15.0
 
+    def test_rating_objects_reused_from_game_to_game_give_openskills_own_numbers_exactly(self):
+        rng = random.Random(17)
+        for _ in range(200):  # games of 2 to 10 players, bigger and smaller than the one before
+            size = rng.randint(2, 10)
+            prior = [(rng.uniform(0, 50), rng.uniform(0.5, 9)) for _ in range(size)]
+            ranks = [rng.randint(1, size) for _ in range(size)]
+            fresh = ratings.MODEL.rate([[ratings.MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in prior], ranks=ranks)
+            assert ratings.rate(prior, ranks) == [(team[0].mu, team[0].sigma) for team in fresh]
+
     def test_games_are_rated_in_the_order_they_finished(self):
         now = timezone.now()
         users = UserFactory.create_batch(4)
