@@ -521,7 +521,7 @@ def _reading() -> Iterator[None]:
     Each chunk's rounds, table cards, votes and scores are a few percent of their
     tables: with the default ``random_page_cost`` (4, for spinning disks) the
     planner hashed whole tables (three scans, in parallel workers, per chunk),
-    where following the rounds' index to their rows costs a fifth of it. 1.1 is the
+    where following the rounds' index to their rows costs a quarter of it. 1.1 is the
     usual setting for SSDs and for data in memory; it lasts until the transaction ends.
     """
     if connection.vendor != "postgresql":
@@ -543,7 +543,7 @@ def _records_replace(kind: str, rows: list[_Row]) -> None:
     A rebuild mostly finds what the updates wrote: rewriting all of them cost a
     DELETE, a COPY with its indexes, and at commit a foreign-key check on the
     game and the user of each row (on PostgreSQL, about 6 s of 225,000 records,
-    where reading and comparing them costs about 1 s).
+    where reading and comparing them costs about 2 s).
     """
     fresh = {(row.game_id, row.user_id): row for row in rows}
     stale: list[int] = []
