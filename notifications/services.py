@@ -41,8 +41,10 @@ def notify_game_change(
     key = "-".join(str(part) for part in phase_key)
     waiting = [seat for seat in seats if seat.to_act]
     # Seats that acted, and every seat of a phase that is over, are no longer asked.
-    Turn.objects.filter(seat__game=game, closed_at__isnull=True).exclude(
-        phase_key=key, seat__in=[seat.pk for seat in waiting]
+    # By the seats' ids, not through a join to the game: a plain UPDATE, cheaper to build and to run.
+    seat_ids = [seat.pk for seat in seats]
+    Turn.objects.filter(seat_id__in=seat_ids, closed_at__isnull=True).exclude(
+        phase_key=key, seat_id__in=[seat.pk for seat in waiting]
     ).update(closed_at=now)
     asked = kind.asked(after)
     waited = kind.engine.to_act(before) if before is not None and kind.phase_key(before) == phase_key else None
@@ -50,14 +52,14 @@ def notify_game_change(
         # The same phase, nobody asked who was not asked before (most actions): nothing to add.
         newly_asked = []
     else:
-        asked_already = set(Turn.objects.filter(seat__game=game, phase_key=key).values_list("seat_id", flat=True))
+        asked_already = set(Turn.objects.filter(seat_id__in=seat_ids, phase_key=key).values_list("seat_id", flat=True))
         newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
         Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
         if game.status == Game.Status.ACTIVE:
             turn_pushes_queue(game=game, phase_key=key, seat_ids=[seat.pk for seat in newly_asked])
     if deadline_moved or newly_asked:
         # A new deadline (a new phase, a pause, a resumed game), or turns made just now.
-        Turn.objects.filter(seat__game=game, closed_at__isnull=True).update(remind_at=_remind_at(game))
+        Turn.objects.filter(seat_id__in=seat_ids, closed_at__isnull=True).update(remind_at=_remind_at(game))
 
     def note(seat, kind, **fields):
         fields.setdefault("round", after.round)
