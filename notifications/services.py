@@ -157,17 +157,20 @@ def _deliver(notes) -> None:
             user_id__in={user_id for user_id, _game in newest},
         )
     }
-    changed, new = [], []
+    # The rows brought up to date, grouped by their new values: a change usually brings its players the
+    # same note (the round revealed, the game over), so one UPDATE serves them all. A bulk_update builds a
+    # CASE per field and row, which cost more to compile than these plain UPDATEs cost to run.
+    changed: dict[tuple, list[int]] = {}
+    new = []
     for key, note in newest.items():
         row = unread.get(key)
         if row is None:
             new.append(note)
             continue
-        for field in _FIELDS:
-            setattr(row, field, getattr(note, field))
-        changed.append(row)
-    if changed:
-        Notification.objects.bulk_update(changed, _FIELDS)
+        values = tuple((field, getattr(note, field)) for field in _FIELDS)
+        changed.setdefault(values, []).append(row.pk)
+    for values, pks in changed.items():
+        Notification.objects.filter(pk__in=pks).update(**dict(values))
     Notification.objects.bulk_create(new)
     _tell(sorted({user_id for user_id, _game in newest}))
 
