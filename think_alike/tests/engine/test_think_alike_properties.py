@@ -185,12 +185,18 @@ class ThinkAlikeGame(RuleBasedStateMachine):
         assert after.misses[seat] == 0
         if before.phase == Phase.ANSWER:
             given = tuple(" ".join(a.split()) for a in action["answers"])
-            if after.phase == Phase.ANSWER:
+            same_round = after.current is not None and after.current.number == before.current.number
+            if after.phase == Phase.ANSWER and same_round:
                 # An answer touches its own seat's answers only, and shows nothing.
                 answers = tuple(given if s == seat else a for s, a in enumerate(before.current.answers))
                 assert after.current == replace(before.current, answers=answers)
-            elif after.current is not None and after.current.number == before.current.number:
+            elif same_round:
                 assert after.current.answers[seat] == given
+            elif after.phase == Phase.ANSWER:
+                # The last answer scored the round and the next one began, already asking for answers: its
+                # turn holder is absent, so the game rolled and moved for them (rules: absent players).
+                assert after.current.number == before.current.number + 1
+                assert ta.is_absent(after, after.current.turn)
         self.step(after)
 
     @precondition(lambda self: self.on())
