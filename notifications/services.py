@@ -186,5 +186,4 @@ def _tell(user_ids: list[int]) -> None:
         .annotate(unread=Count("id"))
         .values_list("user_id", "unread")
     )
-    for user_id in user_ids:
-        events.user_notified(user_id=user_id, unread=counts.get(user_id, 0))
+    events.users_notified(unread={user_id: counts.get(user_id, 0) for user_id in user_ids})

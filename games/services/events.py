@@ -47,20 +47,30 @@ def chat_changed(*, game_id: int) -> None:
 
 
 def user_notified(*, user_id: int, unread: int) -> None:
-    message = {"type": "notifications.changed", "unread": unread}
-    transaction.on_commit(partial(_send, [user_group(user_id)], message))
+    users_notified(unread={user_id: unread})
+
+
+def users_notified(*, unread: dict[int, int]) -> None:
+    """After commit, tell each user's open pages their unread count: one hop to the event loop for all."""
+    if unread:
+        messages = [([user_group(uid)], {"type": "notifications.changed", "unread": n}) for uid, n in unread.items()]
+        transaction.on_commit(partial(_send_many, messages))
 
 
 def _send(groups, message) -> None:
+    _send_many([(groups, message)])
+
+
+def _send_many(messages) -> None:
+    """Each (groups, message) pair to its groups, in one hop to the event loop for them all."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        # One hop to the event loop for all the groups, not one each.
-        PUSHES.call(lambda: async_to_sync(_send_all)(layer, groups, message), lambda: None)
+        PUSHES.call(lambda: async_to_sync(_send_all)(layer, messages), lambda: None)
     except Exception:  # a page that misses this catches up on its next check
-        log.warning("could not publish %s to %s", message, groups, exc_info=True)
+        log.warning("could not publish %s", messages, exc_info=True)
 
 
-async def _send_all(layer, groups, message) -> None:
-    await asyncio.gather(*(layer.group_send(group, message) for group in groups))
+async def _send_all(layer, messages) -> None:
+    await asyncio.gather(*(layer.group_send(group, message) for groups, message in messages for group in groups))
