@@ -32,11 +32,10 @@ from .selectors.games import game_view
 
 BOARD_TEMPLATE = "games/partials/board.html"
 TABLE_TEMPLATE = "games/partials/players.html"
-# What the {% csrf_token %} tags of a cached board hold until it is served. Marked safe,
-# so the tag writes its angle brackets as they are: no text of a player can hold them,
-# every text a player writes being escaped ("<" becomes "&lt;"), so no clue or name is
-# ever taken for it.
-CSRF_SLOT = mark_safe("fabula<csrf-slot>8c1f0e")
+# What the {% csrf_token %} tags of a cached board hold until it is served; no form
+# or text of a game ever contains it (it is not something a player can type into a
+# board: every text a player writes is escaped, and this has no character to escape).
+CSRF_SLOT = "fabula-csrf-slot-8c1f0e"
 # Where the shared table marks a seat, for the viewer who sits there, as theirs (" me"):
 # `` fabula-me<seat>`` in a class attribute (players.html, score_track.html). Its angle
 # brackets are what no text of a player can hold once escaped, so a name is never taken

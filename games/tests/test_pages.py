@@ -18,7 +18,6 @@ from accounts.services import token_create
 from games import pages
 from games.models import Game
 from games.selectors.games import game_get_for_viewer, game_version, game_view, recent_games
-from games.services.games import game_act
 
 from .factories import UserFactory, started_game
 from .play import play_step
@@ -141,16 +140,6 @@ def test_a_board_asked_by_the_others_after_a_move_draws_only_their_own_parts():
     assert drawn.count(pages.TABLE_TEMPLATE) == 1 and drawn.count(pages.BOARD_TEMPLATE) == 4
 
 
-def test_no_text_of_a_player_is_taken_for_the_csrf_token_slot():
-    game, users = started_game(4)
-    hand = game_view(game=game, seats=list(game.seats.select_related("user")), user=users[0])["hand"]
-    words = "fabula<csrf-slot>8c1f0e fabula&lt;csrf-slot&gt;8c1f0e fabula-csrf-slot-8c1f0e"
-    game_act(game_id=game.pk, user=users[0], action={"type": "clue", "card": hand[0]["id"], "text": words})
-    html = board(signed_in(users[1]), game)[0]
-    assert "<q>fabula&lt;csrf-slot&gt;8c1f0e fabula&amp;lt;csrf-slot&amp;gt;8c1f0e fabula-csrf-slot-8c1f0e</q>" in html
-    assert len(TOKEN_FIELD.findall(html)) >= 1
-
-
 def test_each_browser_gets_its_own_csrf_token_in_a_cached_board():
     game, users = started_game(4)
     one, two = signed_in(users[0]), signed_in(users[0])  # one player, two browsers
@@ -158,7 +147,7 @@ def test_each_browser_gets_its_own_csrf_token_in_a_cached_board():
     second, _ = board(two, game)
     tokens_one, tokens_two = set(TOKEN_FIELD.findall(first)), set(TOKEN_FIELD.findall(second))
     assert tokens_one and tokens_two and tokens_one.isdisjoint(tokens_two)
-    assert pages.CSRF_SLOT not in first + second and "csrf-slot" not in first + second
+    assert "fabula-csrf-slot" not in first + second
     # The token works: the form posted from the cached board is accepted by the CSRF check.
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(users[0])
