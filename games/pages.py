@@ -37,10 +37,8 @@ TABLE_TEMPLATE = "games/partials/players.html"
 # board: every text a player writes is escaped, and this has no character to escape).
 CSRF_SLOT = "fabula-csrf-slot-8c1f0e"
 # Where the shared table marks a seat, for the viewer who sits there, as theirs (" me"):
-# `` fabula-me<seat>`` in a class attribute (players.html, score_track.html). Its angle
-# brackets are what no text of a player can hold once escaped, so a name is never taken
-# for it.
-ME_SLOT = re.compile(r" fabula-me<(\d+)>")
+# `` fabula-me-<seat>`` in a class attribute (players.html, score_track.html).
+ME_SLOT = re.compile(r" fabula-me-(\d+)")
 
 
 def cache():
