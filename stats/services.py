@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from operator import attrgetter
 
 from django.db import connection, transaction
 from django.db.models import Q
@@ -67,47 +68,20 @@ class _Row:
 
     def same_as(self, record: list) -> bool:
         """Whether a record read back (``RECORD_COLUMNS`` values, as Django reads them) holds this row."""
-        return record == [
-            self.game_id,
-            self.user_id,
-            self.kind,
-            self.finished_at,
-            self.seat,
-            self.players,
-            self.rank,
-            self.score,
-            self.won,
-            self.resigned,
-            self.rounds,
-            self.points,
-            self.counts,
-            self.mu_before,
-            self.sigma_before,
-            self.mu_after,
-            self.sigma_after,
-        ]
+        return record == list(_in_column_order(self))
 
     def values(self, ops) -> tuple:
         """The row in ``RECORD_COLUMNS`` order, ready for the database (``ops``: ``connection.ops``, read once)."""
-        return (
-            self.game_id,
-            self.user_id,
-            self.kind,
-            ops.adapt_datetimefield_value(self.finished_at),
-            self.seat,
-            self.players,
-            self.rank,
-            self.score,
-            self.won,
-            self.resigned,
-            self.rounds,
-            self.points,
-            ops.adapt_json_value(self.counts, None),
-            self.mu_before,
-            self.sigma_before,
-            self.mu_after,
-            self.sigma_after,
-        )
+        row = list(_in_column_order(self))
+        row[_FINISHED_AT] = ops.adapt_datetimefield_value(self.finished_at)
+        row[_COUNTS] = ops.adapt_json_value(self.counts, None)
+        return tuple(row)
+
+
+# A row's fields in ``RECORD_COLUMNS`` order (the dataclass's own order), read in one C call.
+_ROW_FIELDS = tuple(_Row.__dataclass_fields__)
+_in_column_order = attrgetter(*_ROW_FIELDS)
+_FINISHED_AT, _COUNTS = _ROW_FIELDS.index("finished_at"), _ROW_FIELDS.index("counts")
 
 
 RECORD_COLUMNS = (

@@ -14,8 +14,8 @@ from config.tests.urls_threads import meeting
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def get(app, query: str = "", path: str = "/thread") -> tuple[int, str]:
-    scope = {
+def http_scope(path: str = "/thread", query: str = "", host: str = "testserver") -> dict:
+    return {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -24,11 +24,14 @@ async def get(app, query: str = "", path: str = "/thread") -> tuple[int, str]:
         "path": path,
         "raw_path": path.encode(),
         "query_string": query.encode(),
-        "headers": [(b"host", b"testserver")],
-        "server": ("testserver", 80),
+        "headers": [(b"host", host.encode())],
+        "server": (host, 80),
         "client": ("127.0.0.1", 1234),
     }
-    communicator = ApplicationCommunicator(app, scope)
+
+
+async def get(app, query: str = "", path: str = "/thread", host: str = "testserver") -> tuple[int, str]:
+    communicator = ApplicationCommunicator(app, http_scope(path, query, host))
     await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await communicator.receive_output(timeout=10)
     body = b""
@@ -134,24 +137,5 @@ def test_a_request_django_refuses_is_answered_by_django():
     """A bad Host: Django's own 400, through the same one step."""
     app = PooledThreadsASGIHandler(threads=1)
 
-    async def bad_host():
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": "/healthz",
-            "raw_path": b"/healthz",
-            "query_string": b"",
-            "headers": [(b"host", b"elsewhere.example")],
-            "server": ("elsewhere.example", 80),
-            "client": ("127.0.0.1", 1234),
-        }
-        communicator = ApplicationCommunicator(app, scope)
-        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
-        start = await communicator.receive_output(timeout=10)
-        await communicator.wait(timeout=10)
-        return start["status"]
-
-    assert asyncio.run(bad_host()) == 400
+    status, _body = asyncio.run(get(app, path="/healthz", host="elsewhere.example"))
+    assert status == 400

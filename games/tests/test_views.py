@@ -274,12 +274,20 @@ def test_my_games_are_paged_and_cost_the_same_however_many(client):
     assert "Page 1 of 4" in nonsense
 
 
-def test_my_games_rows_name_every_player_at_no_cost_per_player_and_without_the_games_state(client):
-    """A row's players come from one query for the page's seats, whatever the seats per game; no game's
-    state and no user's password is read for the list."""
+def _page_and_queries(client, url) -> tuple[str, list[str]]:
+    """A page's HTML and the SQL of a second load (what is read once per process or session left out)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(url).content.decode()
+    return page, [query["sql"] for query in queries.captured_queries]
+
+
+def test_my_games_rows_name_every_player_at_no_cost_per_player_and_without_the_games_state(client):
+    """A row's players come from one query for the page's seats, whatever the seats per game; no game's
+    state and no user's password is read for the list."""
     from accounts.avatars import avatar_svg
     from games.models import Seat
 
@@ -296,10 +304,7 @@ def test_my_games_rows_name_every_player_at_no_cost_per_player_and_without_the_g
             for game in games
             for n in range(1, seats_per_game)
         )
-        client.get(reverse("games:mine"))  # what is read once per process or session
-        with CaptureQueriesContext(connection) as queries:
-            page = client.get(reverse("games:mine")).content.decode()
-        return page, [query["sql"] for query in queries.captured_queries]
+        return _page_and_queries(client, reverse("games:mine"))
 
     few_page, few = mine(2)
     many_page, many = mine(6)
@@ -316,19 +321,13 @@ def test_my_games_rows_name_every_player_at_no_cost_per_player_and_without_the_g
 
 
 def test_the_lobby_costs_the_same_however_many_rows_and_reads_no_game_state(client):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     client.force_login(UserFactory())
     creator = UserFactory(display_name="Bo & Co")
 
     def lobby(count):
         Game.objects.all().delete()
         _many_games(creator, count, visibility="public")
-        client.get(reverse("games:lobby"))  # what is read once per process or session (the kinds' art)
-        with CaptureQueriesContext(connection) as queries:
-            page = client.get(reverse("games:lobby")).content.decode()
-        return page, [query["sql"] for query in queries.captured_queries]
+        return _page_and_queries(client, reverse("games:lobby"))
 
     _page, few = lobby(2)
     page, many = lobby(25)

@@ -51,6 +51,13 @@ def flat(pairs):
     return [number for pair in pairs for number in pair]
 
 
+def finished_one_by_one(count, users, now, rng) -> None:
+    """``count`` random finished games of ``users``, each added to the statistics as it finished, in order."""
+    games = TestIncrementalEqualsRebuild()._random_games(count, users, now, rng)
+    for game in sorted(games, key=lambda g: (Game.objects.get(pk=g.pk).finished_at, g.pk)):
+        assert stats_game_finished(game_id=game.pk, now=now)
+
+
 def snapshot():
     """Every row a rebuild or an update writes, in a comparable form."""
     records = sorted(
@@ -362,12 +369,9 @@ class TestAtSize:
         assert GameRecord.objects.count() == 4 * 45 and PlayerStats.objects.get(user=users[0]).games == 25
 
     def test_a_rebuild_in_chunks_equals_the_updates_one_game_at_a_time_in_finish_order(self, monkeypatch):
-        rng = random.Random(11)
         now = timezone.now()
         users = UserFactory.create_batch(8)
-        games = TestIncrementalEqualsRebuild()._random_games(25, users, now, rng)
-        for game in sorted(games, key=lambda g: (Game.objects.get(pk=g.pk).finished_at, g.pk)):
-            assert stats_game_finished(game_id=game.pk, now=now)
+        finished_one_by_one(25, users, now, random.Random(11))
         one_by_one = snapshot()
         # Chunks of 4 games and small INSERTs: ratings carried over from chunk to chunk.
         monkeypatch.setattr("stats.services.CHUNK", 4)
@@ -403,12 +407,9 @@ class TestAtSize:
         assert gc.isenabled() and planner_cost() == before
 
     def test_a_rebuild_rewrites_only_the_records_that_differ(self):
-        rng = random.Random(13)
         now = timezone.now()
         users = UserFactory.create_batch(6)
-        games = TestIncrementalEqualsRebuild()._random_games(8, users, now, rng)
-        for game in sorted(games, key=lambda g: (Game.objects.get(pk=g.pk).finished_at, g.pk)):
-            assert stats_game_finished(game_id=game.pk, now=now)
+        finished_one_by_one(8, users, now, random.Random(13))
         right = snapshot()
         ids = dict(GameRecord.objects.values_list("pk", "game_id"))
         # A record with a wrong rating, one with wrong counters, one gone, one for a game that is not finished.
@@ -425,3 +426,9 @@ class TestAtSize:
         kept = set(GameRecord.objects.values_list("pk", flat=True))
         assert kept >= set(ids) - {wrong.pk, counted.pk, gone.pk}  # the others were left where they were
         assert len(kept - set(ids)) == 3 and not GameRecord.objects.filter(game=unfinished).exists()
+
+
+def test_a_rebuild_row_holds_its_fields_in_the_records_column_order():
+    from stats.services import _ROW_FIELDS, RECORD_COLUMNS
+
+    assert [name.removesuffix("_id") for name in _ROW_FIELDS] == list(RECORD_COLUMNS)
