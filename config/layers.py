@@ -9,6 +9,7 @@ day: a second later is the same), and a group's members are sent to in a loop ra
 each (an in-memory send never waits).
 """
 
+import contextlib
 import time
 
 from channels.exceptions import ChannelFull
@@ -33,7 +34,6 @@ class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
         self.require_valid_group_name(group)
         self._clean_expired()
         for channel in list(self.groups.get(group, ())):
-            try:
+            # As the base class: a full channel misses this message, the others get it.
+            with contextlib.suppress(ChannelFull):
                 await self.send(channel, message)
-            except ChannelFull:
-                pass  # as the base class: a full channel misses this message, the others get it
