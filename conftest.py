@@ -33,6 +33,34 @@ def _fresh_view_caches():
     card_faces.clear()
 
 
+@pytest.fixture(autouse=True)
+def _forget_cached_users():
+    """The users a test made leave the shared cache of signed-in users (accounts.backends) with it.
+
+    A test rolled back gives its users' ids back (SQLite's sequence rolls back too), and the next test's
+    users get them again; the cache, a folder or Redis that the test servers share, does not roll back.
+    A later test's server then took a new user for the old one with that id, found the session's password
+    hash wrong and signed the browser out (a browser test saw an anonymous page, one run in a few).
+    """
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.db.models.signals import post_save
+
+    from accounts.backends import user_cache_key
+
+    made = set()
+
+    def note(sender, instance, created, **kwargs):
+        if created:
+            made.add(instance.pk)
+
+    post_save.connect(note, sender=get_user_model(), weak=False, dispatch_uid="conftest.forget_cached_users")
+    yield
+    post_save.disconnect(sender=get_user_model(), dispatch_uid="conftest.forget_cached_users")
+    if made:
+        cache.delete_many([user_cache_key(pk) for pk in made])
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {
