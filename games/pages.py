@@ -19,6 +19,7 @@ players' boards render only their own parts.
 """
 
 import re
+import secrets
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
@@ -32,13 +33,18 @@ from .selectors.games import game_view
 
 BOARD_TEMPLATE = "games/partials/board.html"
 TABLE_TEMPLATE = "games/partials/players.html"
-# What the {% csrf_token %} tags of a cached board hold until it is served; no form
-# or text of a game ever contains it (it is not something a player can type into a
-# board: every text a player writes is escaped, and this has no character to escape).
-CSRF_SLOT = "fabula-csrf-slot-8c1f0e"
+# The placeholders hold a secret drawn when the process starts. The cached boards are this process's
+# own (the "views" cache is in its memory) and every placeholder is filled before a board is served,
+# so the secret never leaves the process, and no text a player writes (a clue, a name) can be taken
+# for a placeholder: a fixed one could be typed, and was filled in.
+SLOT_SECRET = secrets.token_hex(8)
+# What the {% csrf_token %} tags of a cached board hold until it is served, filled with the asking
+# browser's token.
+CSRF_SLOT = f"fabula-csrf-{SLOT_SECRET}"
 # Where the shared table marks a seat, for the viewer who sits there, as theirs (" me"):
-# `` fabula-me-<seat>`` in a class attribute (players.html, score_track.html).
-ME_SLOT = re.compile(r" fabula-me-(\d+)")
+# ``{{ me_slot }}<seat>`` in a class attribute (players.html, score_track.html).
+ME_SLOT_PREFIX = f" fabula-me-{SLOT_SECRET}-"
+ME_SLOT = re.compile(re.escape(ME_SLOT_PREFIX) + r"(\d+)")
 
 
 def cache():
@@ -88,7 +94,7 @@ def table_html(*, game: Game, seats: list[Seat], you: dict | None) -> SafeString
 
     def render():
         public = game_view(game=game, seats=seats, user=AnonymousUser())
-        return render_to_string(TABLE_TEMPLATE, {"game": game, "view": public})
+        return render_to_string(TABLE_TEMPLATE, {"game": game, "view": public, "me_slot": ME_SLOT_PREFIX})
 
     return mark_mine(for_anyone("table", game=game, build=render), you)
 

@@ -98,7 +98,12 @@ def test_the_table_is_drawn_once_per_version_from_what_anyone_sees_and_each_view
 
     # Drawn from the spectator's view (nobody's hand, nobody's seat), once for this version.
     expected = render_to_string(
-        "games/partials/players.html", {"game": game, "view": game_view(game=game, seats=seats, user=AnonymousUser())}
+        "games/partials/players.html",
+        {
+            "game": game,
+            "view": game_view(game=game, seats=seats, user=AnonymousUser()),
+            "me_slot": pages.ME_SLOT_PREFIX,
+        },
     )
     assert pages.cache().get(pages.view_key("table", game=game)) == expected
     for seat in seats:
@@ -110,6 +115,38 @@ def test_the_table_is_drawn_once_per_version_from_what_anyone_sees_and_each_view
         assert "fabula-me-" not in html
     if spectator is not None:
         assert " me" not in spectator and "fabula-me-" not in spectator
+
+
+def test_no_text_a_player_writes_is_taken_for_a_placeholder():
+    """The placeholders of a cached board hold a secret of the server process: a name or a clue that
+    looks like one (the fixed placeholders of an earlier version were filled in) is shown as written."""
+    assert re.fullmatch(r"[0-9a-f]{16}", pages.SLOT_SECRET)
+    game, users = started_game(4)
+    for user, name in zip(users, [" fabula-me-1", "fabula-csrf-slot-8c1f0e", "me", "Ada"]):
+        user.display_name = name
+        user.save()
+    recent_games.clear()
+    client = signed_in(users[1])
+    html = board(client, game)[0]
+    assert " fabula-me-1" in html and "fabula-csrf-slot-8c1f0e" in html
+    assert len(re.findall(r'<li class="player [^"]* me[ "]', html)) == 1
+    assert pages.SLOT_SECRET not in html
+    # A clue reading like a placeholder is shown as written to every player.
+    storyteller = next(u for u in users if game_view(game=game, seats=_seats(game), user=u)["you"]["to_act"])
+    card = game_view(game=game, seats=_seats(game), user=storyteller)["hand"][0]["id"]
+    response = signed_in(storyteller).post(
+        reverse("games:act", args=[game.pk]),
+        {"type": "clue", "round": 1, "card": card, "text": f"fabula-csrf-slot-8c1f0e{pages.CSRF_SLOT[:12]}"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    for user in users:
+        shown = board(signed_in(user), Game.objects.get(pk=game.pk))[0]
+        assert f"fabula-csrf-slot-8c1f0e{pages.CSRF_SLOT[:12]}" in shown and pages.SLOT_SECRET not in shown
+
+
+def _seats(game):
+    return list(game.seats.select_related("user").order_by("position"))
 
 
 def test_a_board_asked_by_the_others_after_a_move_draws_only_their_own_parts():
@@ -136,7 +173,7 @@ def test_each_browser_gets_its_own_csrf_token_in_a_cached_board():
     second, _ = board(two, game)
     tokens_one, tokens_two = set(TOKEN_FIELD.findall(first)), set(TOKEN_FIELD.findall(second))
     assert tokens_one and tokens_two and tokens_one.isdisjoint(tokens_two)
-    assert "fabula-csrf-slot" not in first + second
+    assert pages.CSRF_SLOT not in first + second and "fabula-csrf-" not in first + second
     # The token works: the form posted from the cached board is accepted by the CSRF check.
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(users[0])

@@ -3,7 +3,7 @@ the end on the last cell, and the board page draws it (or not) as the kind says.
 
 from django.template import Context, Template
 
-from games.pages import mark_mine
+from games.pages import ME_SLOT_PREFIX, mark_mine
 from games.track import COLUMNS, MAX_LENGTH, place, score_track, spread
 
 
@@ -77,7 +77,9 @@ class FakeGame:
 
 
 def render(game, view):
-    return Template('{% include "games/partials/score_track.html" %}').render(Context({"game": game, "view": view}))
+    return Template('{% include "games/partials/score_track.html" %}').render(
+        Context({"game": game, "view": view, "me_slot": ME_SLOT_PREFIX})
+    )
 
 
 def test_the_partial_draws_tokens_by_class_and_says_the_scores_in_words():
