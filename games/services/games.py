@@ -1,5 +1,7 @@
 """Creating, joining, starting and playing games."""
 
+import copy
+import functools
 import secrets
 from datetime import datetime, timedelta
 
@@ -13,6 +15,7 @@ from accounts.models import Colour
 from games import kinds, signals
 from games.engine.errors import RuleError
 from games.models import Game, Move, Seat
+from games.selectors.timeouts import note_no_timeouts
 
 from . import events
 from .errors import GameError, from_rule_error
@@ -206,8 +209,12 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
             message = spec.rule_message(error, state=before, seats=seats)
             raise from_rule_error(error, spec, message=message) from None
         _record_move(game, seat, before, action, by_timeout=False)
-        _record_timeouts(game, seats, before, _played_for_absent(spec, before, after, actor=seat.position))
+        played_for_absent = _played_for_absent(spec, before, after, actor=seat.position)
+        _record_timeouts(game, seats, before, played_for_absent)
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
+        if not played_for_absent:
+            # Once committed: a version rolled back could be made again, by a deadline.
+            transaction.on_commit(functools.partial(note_no_timeouts, copy.copy(game)))
     return game
 
 

@@ -177,3 +177,26 @@ class TestThePauseBanner:
         client.force_login(users[2])
         page = " ".join(client.get(game.get_absolute_url()).content.decode().split())
         assert "You are marked absent: play now and the game goes on." in page
+
+
+@pytest.mark.django_db
+def test_what_the_deadline_just_did_is_known_without_a_query_after_a_players_action(
+    django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    from games.selectors.timeouts import timeouts_just_now
+
+    game, users = started_game(4)
+    users[3].display_name = "Di"
+    users[3].save()
+    with django_capture_on_commit_callbacks(execute=True):
+        clue(game, users[1], 1)
+    game.refresh_from_db()
+    with django_assert_num_queries(0):
+        assert timeouts_just_now(game) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(game, users[0], 0)
+        submit(game, users[2], 2)
+        assert expire(game)  # a deadline's version: asked of the database, and it says what it did
+    game.refresh_from_db()
+    with django_assert_num_queries(1):
+        assert timeouts_just_now(game) == ["Di ran out of time: a card was drawn at random from their hand."]
