@@ -90,15 +90,17 @@ def game_create(
 def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
     with transaction.atomic():
         game = game_lock(game_id=game_id)
+        seats = list(game.seats.select_related("user"))
+        # A player of the game is told so first: they may see it, invited or not, open or started
+        # (a bot that goes on playing its private game joins it again without the invite).
+        if any(seat.user_id == user.pk for seat in seats):
+            raise GameError("already_joined", _("You are already in this game."))
         if game.visibility == Game.Visibility.PRIVATE and not (
             invite_code and secrets.compare_digest(str(invite_code), game.invite_code)
         ):
             raise GameError("invite_required", _("This game is private: you need its invite link."), "forbidden")
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("This game is no longer taking players."))
-        seats = list(game.seats.select_related("user"))
-        if any(seat.user_id == user.pk for seat in seats):
-            raise GameError("already_joined", _("You are already in this game."))
         if len(seats) >= game.max_seats:
             raise GameError("game_full", _("This game is full."))
         taken = {seat.colour for seat in seats}

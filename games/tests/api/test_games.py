@@ -178,6 +178,20 @@ class TestJoin:
         _late, late = make_player()
         assert error_of(late.post(f"/games/{full_game}/join")) == (409, "not_open")
 
+    def test_a_player_of_a_private_game_joining_it_again_is_told_so_without_its_invite(self, deck, make_player):
+        """As a bot that goes on playing its game (examples/bot.py --game N) does: not 404/403 but 409."""
+        _creator, client = make_player()
+        view = client.post("/games", {"seats": 3, "visibility": "private"}).json()
+        assert error_of(client.post(f"/games/{view['id']}/join")) == (409, "already_joined")
+        _user, other = make_player()
+        _third, third = make_player()
+        for player in (other, third):
+            assert player.post(f"/games/{view['id']}/join", {"invite_code": view["invite_code"]}).status_code == 200
+        # Started now (three of three): still "already joined" for its players, and still hidden from others.
+        assert error_of(other.post(f"/games/{view['id']}/join")) == (409, "already_joined")
+        _stranger, stranger = make_player()
+        assert error_of(stranger.post(f"/games/{view['id']}/join")) == (404, "not_found")
+
     def test_unknown_games_are_404(self, make_player):
         _user, client = make_player()
         assert error_of(client.post("/games/999999/join")) == (404, "not_found")
