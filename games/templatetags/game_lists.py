@@ -10,17 +10,27 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from accounts.avatars import avatar_svg
+from accounts.avatars import AvatarSymbols
 
 from .fabula import icon
 
 register = template.Library()
 
 
-@register.simple_tag
-def player_chips(game) -> SafeString:
+# Where a list's avatars are kept until ``{% avatar_symbols %}`` draws them, once each.
+SYMBOLS = "game_lists.avatar_symbols"
+
+
+def _symbols(context) -> AvatarSymbols:
+    return context.render_context.setdefault(SYMBOLS, AvatarSymbols())
+
+
+@register.simple_tag(takes_context=True)
+def player_chips(context, game) -> SafeString:
     """The players of ``game`` (its prefetched seats, with their users) as chips: avatar, name, the
-    score once the game has begun, and who is to act."""
+    score once the game has begun, and who is to act. Each avatar points at its drawing, which
+    ``{% avatar_symbols %}`` puts in the list once, after the rows."""
+    symbols = _symbols(context)
     scored = game.status != "open"
     to_act: SafeString | None = None
     chips = []
@@ -28,13 +38,12 @@ def player_chips(game) -> SafeString:
         user = seat.user
         name = str(user.name)
         classes = "player-chip" + (" acting" if seat.to_act else "") + (" winner" if seat.is_winner else "")
-        avatar = avatar_svg(
+        avatar = symbols.use(
             key=str(user.username),
             name=name,
             colour=str(seat.colour or ""),
             shape=int(seat.position),
             size=20,
-            label=False,
             css_class="avatar avatar-chip",
         )
         score = f" · {conditional_escape(localize(seat.score))}" if scored else ""
@@ -43,3 +52,9 @@ def player_chips(game) -> SafeString:
         mark = to_act if seat.to_act else ""
         chips.append(f'<span class="{classes}">{avatar}{conditional_escape(name)}{score}{mark}</span>')
     return mark_safe("".join(chips))  # noqa: S308 (every part escaped above)
+
+
+@register.simple_tag(takes_context=True)
+def avatar_symbols(context) -> SafeString:
+    """The drawings of the avatars ``player_chips`` used above in this template, once each."""
+    return _symbols(context).symbols()

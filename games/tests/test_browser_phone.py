@@ -185,6 +185,44 @@ def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, content):
     context.close()
 
 
+def test_my_games_draws_every_players_avatar_from_the_lists_drawings(live_server, browser, content):
+    """Each avatar on My games points at a drawing the list holds once: in Chromium every chip's avatar
+    is drawn at its size, with the player's initials, after a live refresh of the list too."""
+    from games.services.games import game_join
+
+    me = UserFactory(display_name="Mia Lund")
+    friends = [UserFactory(display_name=f"Friend {n}") for n in range(3)]
+    for _ in range(3):
+        game = game_create(creator=me, max_seats=4)
+        for friend in friends:
+            game_join(game_id=game.pk, user=friend)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    log_in(page, live_server.url, me.username)
+    page.goto(live_server.url + reverse("games:mine"))
+    expect(page.locator(".avatar-chip")).to_have_count(12)
+    drawn = page.evaluate(
+        """() => [...document.querySelectorAll('.avatar-chip')].map((svg) => {
+            const use = svg.querySelector('use');
+            const symbol = document.getElementById(use.getAttribute('href').slice(1));
+            const box = use.getBBox();
+            const initials = symbol ? symbol.querySelector('text').textContent : null;
+            return [svg.getBoundingClientRect().width, box.width, initials];
+        })"""
+    )
+    # The outline fills most of its 20 px (a missing drawing measures 0).
+    assert all(width == 20 and inner > 12 for width, inner, _initials in drawn), drawn
+    assert sorted({initials for *_size, initials in drawn}) == ["F0", "F1", "F2", "ML"]
+    assert page.locator("svg.avatar-symbols symbol").count() == 4
+    screenshot(page, "mine-avatars")
+    # The live refresh swaps the list in again, drawings and all.
+    page.evaluate("document.getElementById('mine-list').dispatchEvent(new Event('fabula:refresh'))")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("svg.avatar-symbols symbol").count() == 4
+    assert page.evaluate("document.querySelector('.avatar-chip use').getBBox().width") > 12
+    context.close()
+
+
 def test_the_home_page_shows_the_cards(live_server, device, content):
     name, page = device
     page.goto(live_server.url + "/")

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -288,7 +290,7 @@ def _page_and_queries(client, url) -> tuple[str, list[str]]:
 def test_my_games_rows_name_every_player_at_no_cost_per_player_and_without_the_games_state(client):
     """A row's players come from one query for the page's seats, whatever the seats per game; no game's
     state and no user's password is read for the list."""
-    from accounts.avatars import avatar_svg
+    from accounts.avatars import AvatarSymbols, avatar_svg
     from games.models import Seat
 
     me, other = UserFactory(display_name="Me"), UserFactory(display_name='Ann <b>&"')
@@ -313,11 +315,44 @@ def test_my_games_rows_name_every_player_at_no_cost_per_player_and_without_the_g
     assert many_page.count('<span class="player-chip') == 3 * 6 and few_page.count('<span class="player-chip') == 3 * 2
     # What each chip says, as before: the avatar, the escaped name, the score once begun, who is to act, the winner.
     colour = Seat.objects.filter(user=me).first().colour
-    avatar = avatar_svg(key=me.username, name="Me", colour=colour, shape=0, size=20, css_class="avatar avatar-chip")
+    symbols = AvatarSymbols()
+    avatar = symbols.use(key=me.username, name="Me", colour=colour, shape=0, size=20, css_class="avatar avatar-chip")
     mark = f'<span class="player-chip acting">{avatar}Me · 7 <span class="sr-only">(to act)</span><svg class="icon"'
     assert mark in many_page
+    # Its drawing is in the list once, drawn as the avatar alone would be.
+    alone = avatar_svg(key=me.username, name="Me", colour=colour, shape=0, size=20, css_class="avatar avatar-chip")
+    drawing = re.search(r"<path .*</text>", alone).group(0)
+    assert many_page.count(f'viewBox="-18 -18 36 36">{drawing}</symbol>') == 1
     assert '<span class="player-chip winner"><svg' in many_page and "Ann &lt;b&gt;&amp;&quot; · 3</span>" in many_page
     assert "Ann <b>" not in many_page
+
+
+def test_my_games_draws_each_players_avatar_once_however_many_rows_show_them(client):
+    """20 rows of eight players, the same eight: each avatar is drawn once on the page and each chip points
+    at a drawing that is there; the page stays small (each drawing again was 0.65 KB a player and row)."""
+    from games.models import Seat
+
+    me = UserFactory(display_name="Me")
+    friends = [UserFactory() for _ in range(7)]
+    client.force_login(me)
+    games = _many_games(me, 25, status=Game.Status.ACTIVE, round=2)
+    Seat.objects.bulk_create(
+        Seat(game=game, user=friend, position=n, colour=friend.colour)
+        for game in games
+        for n, friend in enumerate(friends, start=1)
+    )
+    page = client.get(reverse("games:mine")).content.decode()
+    used = re.findall(r'<use href="#(av-[0-9a-f]+)"></use>', page)
+    drawn = re.findall(r'<symbol id="(av-[0-9a-f]+)"', page)
+    assert len(used) == 20 * 8
+    assert len(drawn) == len(set(drawn)) == len(set(used)) == 8
+    assert set(used) == set(drawn)
+    assert len(page.encode()) < 60_000
+    # The list's own fragment (what the live refresh swaps in) carries its drawings too.
+    fragment = client.get(reverse("games:mine_fragment")).content.decode()
+    assert set(re.findall(r'<use href="#(av-[0-9a-f]+)"', fragment)) == set(
+        re.findall(r'<symbol id="(av-[0-9a-f]+)"', fragment)
+    )
 
 
 def test_the_lobby_costs_the_same_however_many_rows_and_reads_no_game_state(client):
