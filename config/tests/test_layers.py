@@ -3,12 +3,15 @@
 import asyncio
 
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+from django.conf import settings
 
 from config.layers import ThrottledInMemoryChannelLayer
 
 
-def test_the_embedded_default_uses_it():
-    assert isinstance(get_channel_layer(), ThrottledInMemoryChannelLayer)
+def test_the_embedded_default_uses_it_and_redis_replaces_it():
+    expected = RedisChannelLayer if settings.REDIS_URL else ThrottledInMemoryChannelLayer
+    assert type(get_channel_layer()) is expected
 
 
 def test_a_group_message_reaches_every_member_once_and_no_one_else():
