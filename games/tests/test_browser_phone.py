@@ -223,6 +223,34 @@ def test_my_games_draws_every_players_avatar_from_the_lists_drawings(live_server
     context.close()
 
 
+@pytest.mark.parametrize("lang", [code for code, _name in settings.LANGUAGES])
+def test_the_header_is_one_line_from_960_px_in_every_language_and_a_menu_below(live_server, browser, lang):
+    """From 960 px every link is in the header's line, in one line even in French with a long name (the
+    name gives way, cut short); below it the links fold into the menu. (At 880-960 px French wrapped.)"""
+    user = UserFactory(display_name="Kristiina Virtanen-Lindqvist of Turku")
+    heights = {}
+    for width in (959, 960, 1280):
+        context = browser.new_context(
+            viewport={"width": width, "height": 700}, locale=lang, extra_http_headers={"Accept-Language": lang}
+        )
+        page = context.new_page()
+        log_in(page, live_server.url, user.username)
+        page.goto(live_server.url + reverse("games:lobby"))
+        assert page.evaluate("document.documentElement.lang") == lang
+        heights[width] = page.evaluate("document.querySelector('.site-header').getBoundingClientRect().height")
+        assert page.locator("button.menu-button").is_visible() is (width < 960)
+        assert_no_sideways_scroll(page)
+        if width >= 960:
+            links = page.locator(".menu-panel > a, .menu-panel > form")
+            tops = {round(links.nth(i).bounding_box()["y"] / 10) for i in range(links.count())}
+            assert len(tops) == 1, f"{lang} at {width} px: the header's links are on {len(tops)} lines"
+            name = page.locator(".menu-panel > a.me")
+            assert name.evaluate("(a) => a.scrollWidth > a.clientWidth") is True  # cut short, not wrapped
+            expect(name).to_have_text(re.compile("Kristiina Virtanen-Lindqvist of Turku"))  # whole for a reader
+        context.close()
+    assert heights[959] == heights[960] == heights[1280]
+
+
 def test_the_home_page_shows_the_cards(live_server, device, content):
     name, page = device
     page.goto(live_server.url + "/")

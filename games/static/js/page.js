@@ -77,7 +77,7 @@
     button.setAttribute("aria-expanded", "false");
     details.parentNode.insertBefore(button, details);  // outside: a closed <details> shows only its summary
     details.classList.add("menu-js");
-    var wide = window.matchMedia("(min-width: 880px)");
+    var wide = window.matchMedia("(min-width: 960px)");
 
     function sync() { button.setAttribute("aria-expanded", String(details.open)); }
     function fit() { details.open = wide.matches; sync(); }
