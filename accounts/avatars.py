@@ -102,13 +102,14 @@ def shape_of(key: str) -> int:
 
 
 @functools.lru_cache(maxsize=2048)
-def _drawing(*, key: str, name: str, colour: str, shape: int | None) -> tuple[int, SafeString]:
-    """The avatar's shape index and what it draws (its path and initials), the name escaped."""
+def _drawing(*, key: str, name: str, colour: str, shape: int | None) -> tuple[int, SafeString, str]:
+    """The avatar's shape index, what it draws (its path and initials, the name escaped), and an id
+    for that drawing (the same drawing, the same id)."""
     index = (shape_of(key) if shape is None else shape) % len(SHAPES)
     fill = colour_hex(colour)
     letters = initials(name)
     font = {1: 15, 2: 12.5}.get(len(letters), 10)
-    return index, format_html(
+    drawing = format_html(
         '<path d="{}" fill="{}" stroke="{}" stroke-width="1.5"></path>'
         '<text x="0" y="{}" text-anchor="middle" dominant-baseline="middle" font-size="{}" font-weight="700" fill="{}">'
         "{}</text>",
@@ -120,6 +121,7 @@ def _drawing(*, key: str, name: str, colour: str, shape: int | None) -> tuple[in
         ink_for(fill),
         letters,
     )
+    return index, drawing, "av-" + hashlib.blake2s(f"{index}|{drawing}".encode(), digest_size=6).hexdigest()
 
 
 @functools.lru_cache(maxsize=2048)
@@ -138,7 +140,7 @@ def avatar_svg(
     ``label``: the avatar names the player to screen readers (an image named by the player's
     name); without it, it is decorative (``aria-hidden``) because the name is beside it.
     """
-    index, drawing = _drawing(key=key, name=name, colour=colour, shape=shape)
+    index, drawing, _ident = _drawing(key=key, name=name, colour=colour, shape=shape)
     accessible = (
         format_html('role="img" aria-label="{}"', name) if label else mark_safe('aria-hidden="true" focusable="false"')
     )
@@ -166,8 +168,7 @@ class AvatarSymbols:
         self._drawn: dict[str, SafeString] = {}
 
     def use(self, *, key: str, name: str, colour: str, shape: int | None, size: int, css_class: str) -> SafeString:
-        index, drawing = _drawing(key=key, name=name, colour=colour, shape=shape)
-        ident = "av-" + hashlib.blake2s(f"{index}|{drawing}".encode(), digest_size=6).hexdigest()
+        index, drawing, ident = _drawing(key=key, name=name, colour=colour, shape=shape)
         if ident not in self._drawn:
             self._drawn[ident] = format_html('<symbol id="{}" viewBox="-18 -18 36 36">{}</symbol>', ident, drawing)
         return format_html(

@@ -4,31 +4,25 @@ Read from the ``Move`` rows a deadline writes (``by_timeout``; ``games.services.
 for the status line right after a timeout and for the replay.
 """
 
-import threading
-from collections import OrderedDict
-
+from django.core.cache import caches
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Game, Move
 
-# Game versions this process made and committed with no timeout in them (a player's action, most
-# changes): what a deadline did "just now" at such a version is nothing, known without a query.
-# Bounded; a version not here is asked of the database, as any made by another process is.
-_QUIET_VERSIONS_MAX = 4096
-_quiet_versions: OrderedDict = OrderedDict()
-_quiet_lock = threading.Lock()
 
-
-def _version_key(game: Game) -> tuple:
-    return (game.pk, game.version, game.created_at)
+def _quiet_key(game: Game) -> str:
+    return f"quiet-version:{game.pk}:{game.version}:{game.created_at.timestamp()}"
 
 
 def note_no_timeouts(game: Game) -> None:
-    """Say that ``game`` at its version, as committed, holds no timeout (``timeouts_just_now`` is [])."""
-    with _quiet_lock:
-        _quiet_versions[_version_key(game)] = True
-        while len(_quiet_versions) > _QUIET_VERSIONS_MAX:
-            _quiet_versions.popitem(last=False)
+    """Say, once the transaction commits, that ``game`` at its version holds no timeout (a player's action,
+    most changes): what a deadline did "just now" is then known to be nothing without a query. Kept in
+    this process's views cache (bounded, in memory); a version not there (a deadline's, another
+    process's) is asked of the database. Not before the commit: a version rolled back could be made
+    again, by a deadline."""
+    key = _quiet_key(game)
+    transaction.on_commit(lambda: caches["views"].set(key, True))
 
 
 def timeout_text(game: Game, payload, name: str) -> str:
@@ -40,7 +34,7 @@ def timeout_text(game: Game, payload, name: str) -> str:
 
 def timeouts_just_now(game: Game) -> list[str]:
     """What the deadline did if the game's latest change was a timeout (else nothing): one query."""
-    if game.status != Game.Status.ACTIVE or _version_key(game) in _quiet_versions:
+    if game.status != Game.Status.ACTIVE or caches["views"].get(_quiet_key(game)):
         return []
     moves = Move.objects.filter(game=game, by_timeout=True, version=game.version).select_related("seat__user")
     return [timeout_text(game, move.payload, move.seat.user.name if move.seat else "?") for move in moves]

@@ -1,7 +1,5 @@
 """Creating, joining, starting and playing games."""
 
-import copy
-import functools
 import secrets
 from datetime import datetime, timedelta
 
@@ -215,8 +213,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
         _record_timeouts(game, seats, before, played_for_absent)
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
         if not played_for_absent:
-            # Once committed: a version rolled back could be made again, by a deadline.
-            transaction.on_commit(functools.partial(note_no_timeouts, copy.copy(game)))
+            note_no_timeouts(game)
     return game
 
 

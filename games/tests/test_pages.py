@@ -20,7 +20,7 @@ from games.models import Game
 from games.selectors.games import game_get_for_viewer, game_version, game_view, recent_games
 
 from .factories import UserFactory, started_game
-from .play import play_step
+from .play import play_step, view_for
 
 pytestmark = pytest.mark.django_db
 
@@ -132,8 +132,8 @@ def test_no_text_a_player_writes_is_taken_for_a_placeholder():
     assert len(re.findall(r'<li class="player [^"]* me[ "]', html)) == 1
     assert pages.SLOT_SECRET not in html
     # A clue reading like a placeholder is shown as written to every player.
-    storyteller = next(u for u in users if game_view(game=game, seats=_seats(game), user=u)["you"]["to_act"])
-    card = game_view(game=game, seats=_seats(game), user=storyteller)["hand"][0]["id"]
+    storyteller = next(u for u in users if view_for(game, u)["you"]["to_act"])
+    card = view_for(game, storyteller)["hand"][0]["id"]
     response = signed_in(storyteller).post(
         reverse("games:act", args=[game.pk]),
         {"type": "clue", "round": 1, "card": card, "text": f"fabula-csrf-slot-8c1f0e{pages.CSRF_SLOT[:12]}"},
@@ -143,10 +143,6 @@ def test_no_text_a_player_writes_is_taken_for_a_placeholder():
     for user in users:
         shown = board(signed_in(user), Game.objects.get(pk=game.pk))[0]
         assert f"fabula-csrf-slot-8c1f0e{pages.CSRF_SLOT[:12]}" in shown and pages.SLOT_SECRET not in shown
-
-
-def _seats(game):
-    return list(game.seats.select_related("user").order_by("position"))
 
 
 def test_a_board_asked_by_the_others_after_a_move_draws_only_their_own_parts():
