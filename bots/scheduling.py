@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection, transaction
 from django.dispatch import receiver
 
+from config.prepared import prepared
 from games import signals
 from games.models import Game
 
@@ -57,7 +58,13 @@ def bots_awaited(*, kind, seats, before, after) -> list[int]:
     newly = [seat.user_id for seat in seats if seat.position in to_act and seat.position not in waited]
     if not newly:
         return []
-    return list(get_user_model().objects.filter(pk__in=newly, is_bot=True).values_list("pk", flat=True))
+    return list(_bots_among(newly))
+
+
+@prepared
+def _bots_among(user_ids: list[int]):
+    """Which of these users are bots (asked after every action: built and compiled once, config.prepared)."""
+    return get_user_model().objects.filter(pk__in=user_ids, is_bot=True).values_list("pk", flat=True)
 
 
 @receiver(signals.state_changed, dispatch_uid="bots.state_changed")

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count
 
+from config.prepared import prepared
 from games.kinds import GameKind
 from games.models import Game, Seat
 from games.services import events
@@ -52,7 +53,7 @@ def notify_game_change(
         # The same phase, nobody asked who was not asked before (most actions): nothing to add.
         newly_asked = []
     else:
-        asked_already = set(Turn.objects.filter(seat_id__in=seat_ids, phase_key=key).values_list("seat_id", flat=True))
+        asked_already = set(_asked_already(seat_ids, key))
         newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
         Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
         if game.status == Game.Status.ACTIVE:
@@ -151,10 +152,8 @@ def _deliver(notes) -> None:
         return
     unread = {
         (row.user_id, row.game_id): row
-        for row in Notification.objects.filter(
-            read_at__isnull=True,
-            game_id__in={game_id for _user, game_id in newest},
-            user_id__in={user_id for user_id, _game in newest},
+        for row in _unread_of(
+            sorted({game_id for _user, game_id in newest}), sorted({user_id for user_id, _game in newest})
         )
     }
     # The rows brought up to date, grouped by their new values: a change usually brings its players the
@@ -179,11 +178,27 @@ def _tell(user_ids: list[int]) -> None:
     """After commit, tell each user's open pages their unread count."""
     if not user_ids:
         return
-    counts = dict(
+    counts = dict(_unread_counts(user_ids))
+    events.users_notified(unread={user_id: counts.get(user_id, 0) for user_id in user_ids})
+
+
+# The reads of every action, built and compiled once (config.prepared).
+@prepared
+def _asked_already(seat_ids: list[int], phase_key: str):
+    return Turn.objects.filter(seat_id__in=seat_ids, phase_key=phase_key).values_list("seat_id", flat=True)
+
+
+@prepared
+def _unread_of(game_ids: list[int], user_ids: list[int]):
+    return Notification.objects.filter(read_at__isnull=True, game_id__in=game_ids, user_id__in=user_ids)
+
+
+@prepared
+def _unread_counts(user_ids: list[int]):
+    return (
         Notification.objects.filter(user_id__in=user_ids, read_at__isnull=True)
         .order_by()
         .values("user_id")
         .annotate(unread=Count("id"))
         .values_list("user_id", "unread")
     )
-    events.users_notified(unread={user_id: counts.get(user_id, 0) for user_id in user_ids})

@@ -9,6 +9,7 @@ from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Pre
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
+from config.prepared import prepared
 from games import kinds
 from games.models import Game, Seat
 
@@ -31,15 +32,22 @@ def _game_row(game_id, *columns: str) -> tuple | None:
     lookup whose SQL is written once per set of columns, so no ORM query is built and compiled for
     it on every request.
     """
-    try:
-        game_id = int(game_id)
-    except (TypeError, ValueError):
-        return None
-    if not 0 < game_id < 2**63:  # no such key; SQLite cannot even take it
+    game_id = as_game_id(game_id)
+    if game_id is None:
         return None
     with connection.cursor() as cursor:
         cursor.execute(_row_sql(columns), [game_id])
         return cursor.fetchone()
+
+
+def as_game_id(value) -> int | None:
+    """``value`` as the id a game could have (read as the ORM reads a key: ``int()``), or None: no such key
+    (SQLite cannot even take one past 2**63)."""
+    try:
+        key = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return key if 0 < key < 2**63 else None
 
 
 @functools.cache
@@ -112,11 +120,10 @@ def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
         raise Http404("no such game")
     found = recent_games.get(int(game_id), stamp)
     if found is None:
-        try:
-            game = Game.objects.select_related("creator").get(pk=game_id)
-        except Game.DoesNotExist:
-            raise Http404("no such game") from None
-        seats = list(game.seats.select_related("user").order_by("position"))
+        game = next(iter(_game_with_creator(int(game_id))), None)
+        if game is None:
+            raise Http404("no such game")
+        seats = seats_of(game, with_users=True)
         if game.version == stamp[0]:  # not moved on between the two reads
             recent_games.put(game.pk, stamp, game, seats)
     else:
@@ -124,6 +131,33 @@ def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
     if not game_visible_to(game=game, user=user, seats=seats):
         raise Http404("no such game")
     return game, seats
+
+
+@prepared
+def _game_with_creator(game_id: int):
+    return Game.objects.select_related("creator").filter(pk=game_id)
+
+
+@prepared
+def _seats(game_id: int):
+    return Seat.objects.filter(game_id=game_id).order_by("position")
+
+
+@prepared
+def _seats_with_users(game_id: int):
+    return Seat.objects.filter(game_id=game_id).select_related("user").order_by("position")
+
+
+def seats_of(game: Game, *, with_users: bool = False) -> list[Seat]:
+    """The game's seats in seat order, each knowing its game (as ``game.seats.all()`` gives them), with their
+    users loaded too if asked."""
+    seats = list((_seats_with_users if with_users else _seats)(game.pk))
+    for seat in seats:
+        _SEAT_GAME.set_cached_value(seat, game)
+    return seats
+
+
+_SEAT_GAME = Seat._meta.get_field("game")
 
 
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:

@@ -13,6 +13,7 @@ from accounts.models import Colour
 from games import kinds, signals
 from games.engine.errors import RuleError
 from games.models import Game, Move, Seat
+from games.selectors.games import seats_of
 from games.selectors.timeouts import note_no_timeouts
 
 from . import events
@@ -193,7 +194,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
     now = now or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id=game_id)
-        seats = list(game.seats.all())
+        seats = seats_of(game)
         seat = _seat_of(game, user, seats)
         if game.status == Game.Status.FINISHED:
             raise GameError("game_finished", _("This game is over."))

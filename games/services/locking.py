@@ -1,6 +1,8 @@
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import prepared
 from games.models import Game
+from games.selectors.games import as_game_id
 
 from .errors import GameError
 
@@ -12,7 +14,13 @@ def game_lock(*, game_id) -> Game:
     so two requests for the same game run one after the other. (On SQLite the
     IMMEDIATE transaction mode takes the database's write lock at BEGIN.)
     """
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
-        raise GameError("not_found", _("There is no such game."), "not_found") from None
+    key = as_game_id(game_id)
+    game = next(iter(_locked(key)), None) if key is not None else None
+    if game is None:
+        raise GameError("not_found", _("There is no such game."), "not_found")
+    return game
+
+
+@prepared
+def _locked(game_id: int):
+    return Game.objects.select_for_update().filter(pk=game_id)

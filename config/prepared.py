@@ -1,0 +1,183 @@
+"""Queries built and compiled by the ORM once per process, then run with new values.
+
+Every ``Game.objects.filter(pk=...)`` builds a query and compiles it to SQL again:
+resolving the lookups, choosing the columns, quoting names. On the hot path (an action,
+a board) that was a fifth of the server's CPU, for the same few statements every time.
+A prepared query is the same ORM queryset, built once per database and shape of its
+arguments with stand-ins for the values; its SQL, and what the ORM learnt of the columns
+while compiling it, are kept. Each call clones the built queryset and runs the kept SQL
+with the call's values: the model instances, ``values_list`` tuples, ``select_related``
+objects and converters are the ORM's own, from its own iterables.
+
+    seats_of_game = prepared(lambda game_id: Seat.objects.filter(game_id=game_id).order_by("position"))
+    seats = list(seats_of_game(game.pk))
+
+The arguments are ints, strings, or lists of either (a list's length is part of the shape:
+``pk__in`` of 3 and of 4 ids are two statements). A value must reach the SQL as a
+parameter, untouched: a stand-in the ORM folds into the SQL (a slice's LIMIT) or converts
+(a date) is refused when the query is first built, not run wrong.
+"""
+
+import secrets
+import threading
+from dataclasses import dataclass
+
+from django.core.exceptions import EmptyResultSet
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import QuerySet
+from django.db.models.sql.query import Query
+from django.db.transaction import TransactionManagementError
+
+_STAND_IN_BASE = -(2**61)  # far from any id; each argument's stand-in is its own number
+_STAND_IN_TEXT = f"prepared-{secrets.token_hex(8)}-"
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    queryset: QuerySet  # built with the stand-ins, its query already set up by the compiler
+    sql: str | None  # None: nothing can match
+    params: tuple  # each either ("arg", index into the flattened values) or ("const", value)
+    select: list
+    klass_info: dict | None
+    annotation_col_map: dict | None
+    col_count: int
+    has_extra_select: bool
+    for_update: bool
+
+
+class _PreparedSQLQuery(Query):
+    """A clone of a prepared query's ``Query``: its compiler answers with the kept SQL and the call's values."""
+
+    prepared: tuple[_Compiled, list] | None = None
+
+    def clone(self):
+        # Chained further (``.filter()``, ``.get()``, ``.count()``), it would still run the kept SQL.
+        raise TypeError("a prepared query runs as it was built: iterate it (list(), a for loop)")
+
+    def get_compiler(self, using=None, connection=None, elide_empty=True):
+        compiler = super().get_compiler(using, connection, elide_empty)
+        compiled, values = self.prepared
+
+        def as_sql(with_limits=True, with_col_aliases=False):
+            if compiled.for_update and compiler.connection.get_autocommit():
+                raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+            compiler.select = compiled.select
+            compiler.klass_info = compiled.klass_info
+            compiler.annotation_col_map = compiled.annotation_col_map
+            compiler.col_count = compiled.col_count
+            compiler.has_extra_select = compiled.has_extra_select
+            params = tuple(values[item] if kind == "arg" else item for kind, item in compiled.params)
+            return compiled.sql, params
+
+        compiler.as_sql = as_sql
+        return compiler
+
+
+def _shape(args: tuple) -> tuple:
+    shape = []
+    for arg in args:
+        if isinstance(arg, (list, tuple)):
+            kinds = tuple(_kind(item) for item in arg)
+            shape.append(("list", kinds))
+        else:
+            shape.append(_kind(arg))
+    return tuple(shape)
+
+
+def _kind(value) -> str:
+    if type(value) is int:  # not a bool: the ORM would write it as one
+        return "int"
+    if type(value) is str:
+        return "str"
+    raise TypeError(f"a prepared query takes ints, strings and lists of them, not {type(value).__name__}")
+
+
+def _flatten(args: tuple) -> list:
+    values = []
+    for arg in args:
+        values.extend(arg) if isinstance(arg, (list, tuple)) else values.append(arg)
+    return values
+
+
+def _stand_ins(shape: tuple) -> tuple[tuple, list]:
+    """Arguments of ``shape`` made of stand-ins, and the stand-ins in order."""
+    made = []
+
+    def one(kind):
+        index = len(made)
+        made.append(_STAND_IN_BASE - index if kind == "int" else f"{_STAND_IN_TEXT}{index}")
+        return made[-1]
+
+    args = tuple([one(kind) for kind in part[1]] if isinstance(part, tuple) else one(part) for part in shape)
+    return args, made
+
+
+class PreparedQuery:
+    """``build(*args)`` (a queryset) built and compiled once per database and shape of arguments."""
+
+    def __init__(self, build):
+        self.build = build
+        self._compiled: dict[tuple, _Compiled] = {}
+        self._lock = threading.Lock()
+        self.__doc__ = build.__doc__
+
+    def __call__(self, *args, using: str = DEFAULT_DB_ALIAS) -> QuerySet:
+        shape = _shape(args)
+        compiled = self._compiled.get((using, shape))
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get((using, shape)) or self._compile(using, shape)
+                self._compiled[(using, shape)] = compiled
+        if compiled.sql is None:  # nothing can match (``pk__in=[]``): no SQL to run
+            return compiled.queryset.none()
+        queryset = compiled.queryset._chain()
+        queryset.query.__class__ = _PreparedSQLQuery
+        queryset.query.prepared = (compiled, _flatten(args))
+        return queryset
+
+    def _compile(self, using: str, shape: tuple) -> _Compiled:
+        args, stand_ins = _stand_ins(shape)
+        queryset = self.build(*args).using(using)
+        compiler = queryset.query.get_compiler(using=using)
+        try:
+            sql, params = compiler.as_sql()
+        except EmptyResultSet:
+            return _Compiled(queryset, None, (), [], None, None, 0, False, False)
+        where = {stand_in: index for index, stand_in in enumerate(stand_ins)}
+        kept = tuple(("arg", where[param]) if _is_stand_in(param, where) else ("const", param) for param in params)
+        missing = set(range(len(stand_ins))) - {item for kind, item in kept if kind == "arg"}
+        if missing or any(_holds_stand_in(param) for kind, param in kept if kind == "const"):
+            raise ValueError(f"{self.build!r}: an argument does not reach the SQL as a parameter of its own")
+        connection = connections[using]
+        return _Compiled(
+            queryset=queryset,
+            sql=sql,
+            params=kept,
+            select=compiler.select,
+            klass_info=compiler.klass_info,
+            annotation_col_map=compiler.annotation_col_map,
+            col_count=compiler.col_count,
+            has_extra_select=compiler.has_extra_select,
+            for_update=bool(queryset.query.select_for_update and connection.features.has_select_for_update),
+        )
+
+    def clear(self) -> None:
+        """Forget what was compiled (a test that changes the database's settings)."""
+        with self._lock:
+            self._compiled.clear()
+
+
+def _is_stand_in(param, where: dict) -> bool:
+    return type(param) in (int, str) and param in where
+
+
+def _holds_stand_in(param) -> bool:
+    """A stand-in the ORM changed on its way to a parameter (it would never be replaced)."""
+    if isinstance(param, str):
+        return _STAND_IN_TEXT in param
+    return isinstance(param, int) and not isinstance(param, bool) and param <= _STAND_IN_BASE + 1 and param > -(2**62)
+
+
+def prepared(build) -> PreparedQuery:
+    """Decorate a function that builds a queryset from its arguments: it is built and compiled once."""
+    return PreparedQuery(build)

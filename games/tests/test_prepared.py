@@ -1,0 +1,173 @@
+"""config.prepared: queries built and compiled once, run with new values, giving what the ORM gives."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import Count
+from django.db.models.sql.compiler import SQLCompiler
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+
+from config.prepared import prepared
+from games.models import Game, Seat
+from games.selectors.games import game_get_for_viewer, game_view, recent_games, seats_of
+from games.services.games import game_act
+from games.tests.factories import UserFactory, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """How many SELECTs the ORM compiles (a list, one entry per compile, its SQL)."""
+    seen = []
+    original = SQLCompiler.as_sql
+
+    def counting(self, *args, **kwargs):
+        sql, params = original(self, *args, **kwargs)
+        seen.append(sql)
+        return sql, params
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    return seen
+
+
+def fields_of(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
+
+
+@prepared
+def seats_with_users(game_id):
+    return Seat.objects.filter(game_id=game_id).select_related("user").order_by("position")
+
+
+def test_model_instances_equal_the_orms_own_with_their_related_rows_loaded(django_assert_num_queries):
+    game, _users = started_game(4)
+    expected = list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("position"))
+    with django_assert_num_queries(1):
+        got = list(seats_with_users(game.pk))
+        users = [seat.user for seat in got]  # loaded with the seats: no query more
+    assert [fields_of(seat) for seat in got] == [fields_of(seat) for seat in expected]
+    assert [fields_of(user) for user in users] == [fields_of(seat.user) for seat in expected]
+    assert all(seat._state.db == "default" and not seat._state.adding for seat in got)
+
+
+def test_each_call_runs_with_its_own_values_and_compiles_nothing(compiles):
+    first, _ = started_game(3)
+    second, _ = started_game(4)
+    seats_with_users(first.pk)  # the first call of this shape may compile
+    compiles.clear()
+    assert [seat.game_id for seat in seats_with_users(second.pk)] == [second.pk] * 4
+    assert [seat.game_id for seat in seats_with_users(first.pk)] == [first.pk] * 3
+    assert list(seats_with_users(10**12)) == []
+    assert compiles == []
+
+
+@prepared
+def unread_counts(user_ids):
+    return (
+        Seat.objects.filter(user_id__in=user_ids, to_act=True)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("id"))
+        .values_list("user_id", "n")
+    )
+
+
+@prepared
+def named(username):
+    return get_user_model().objects.filter(username=username).values_list("pk", flat=True)
+
+
+def test_values_lists_aggregates_strings_and_lists_of_every_length(compiles):
+    game, users = started_game(4)
+    ids = [user.pk for user in users]
+    expected = dict(
+        Seat.objects.filter(user_id__in=ids, to_act=True)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("id"))
+        .values_list("user_id", "n")
+    )
+    assert expected  # somebody is asked for the first clue
+    assert dict(unread_counts(ids)) == expected
+    assert dict(unread_counts(ids[:1])) == {k: v for k, v in expected.items() if k == ids[0]}
+    assert list(unread_counts([])) == []  # no SQL at all for an empty list
+    zed = UserFactory(username="zed")
+    assert list(named("zed")) == [zed.pk]
+    assert list(named("nobody")) == []
+    # One compile per shape: two lengths of list (4 and 1; the empty one compiles to nothing) and one string.
+    compiles.clear()
+    dict(unread_counts(ids)), dict(unread_counts(ids[1:2])), list(named("x"))
+    assert compiles == []
+
+
+@prepared
+def names_like(prefix):
+    return get_user_model().objects.filter(username__startswith=prefix)  # the ORM makes it "prefix%"
+
+
+def test_a_value_the_orm_changes_on_its_way_to_the_sql_is_refused_when_first_built():
+    with pytest.raises(ValueError, match="parameter"):
+        list(names_like("zed"))
+
+
+def test_values_it_cannot_pass_untouched_and_chaining_are_refused():
+    game, _users = started_game(3)
+    with pytest.raises(TypeError):
+        seats_with_users(True)  # a bool would be written as one
+    with pytest.raises(TypeError):
+        seats_with_users(float(game.pk))
+    with pytest.raises(TypeError, match="as it was built"):
+        seats_with_users(game.pk).filter(position=0)  # would still run the kept SQL
+
+
+@prepared
+def game_for_update(game_id):
+    return Game.objects.select_for_update().filter(pk=game_id)
+
+
+def test_select_for_update_locks_in_a_transaction_and_is_refused_outside_one():
+    game, _users = started_game(3)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        assert [locked.pk for locked in game_for_update(game.pk)] == [game.pk]
+    if connection.features.has_select_for_update:
+        assert "FOR UPDATE" in queries.captured_queries[-1]["sql"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not connection.features.has_select_for_update, reason="SQLite locks at BEGIN IMMEDIATE")
+def test_select_for_update_is_refused_outside_a_transaction_as_the_orm_refuses_it():
+    game, _users = started_game(3)
+    with transaction.atomic():
+        list(game_for_update(game.pk))  # compiled inside one
+    with pytest.raises(TransactionManagementError):
+        list(game_for_update(game.pk))
+    with pytest.raises(TransactionManagementError):
+        list(Game.objects.select_for_update().filter(pk=game.pk))
+
+
+def test_an_action_and_the_boards_it_causes_compile_no_read_twice(compiles):
+    """The hot path's reads: an action under its lock, the notifications it writes, the fresh reads of the game."""
+    game, users = started_game(4)
+    seats = seats_of(game, with_users=True)
+    storyteller = seats[0].user
+
+    def act(user, action):
+        game_act(game_id=game.pk, user=user, action=action)
+        recent_games.clear()  # as another process would: read the game and its seats again
+        for player in users:
+            game_get_for_viewer(game_id=game.pk, user=player)
+
+    def submit(seat):
+        fresh = Game.objects.get(pk=game.pk)
+        view = game_view(game=fresh, seats=seats_of(fresh, with_users=True), user=seat.user)
+        compiles.clear()  # what the action and the reads after it compile
+        act(seat.user, {"type": "submit", "cards": [card["id"] for card in view["hand"][: view["cards_to_submit"]]]})
+
+    hand = game_view(game=game, seats=seats, user=storyteller)["hand"]
+    act(storyteller, {"type": "clue", "card": hand[0]["id"], "text": "a clue"})
+    submit(seats[1])  # the first of its shape may compile
+    submit(seats[2])
+    selects = [sql for sql in compiles if sql.lstrip().upper().startswith("SELECT")]
+    assert selects == []
