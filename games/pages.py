@@ -81,6 +81,8 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
             "table": table_html(game=game, seats=seats, you=view["you"]),
             "error": error,
             "csrf_token": CSRF_SLOT,
+            # What the same for every viewer of this version (in this language and time zone) is cached under.
+            "fragment": view_key("fragment", game=game),
         }
         html = render_to_string(BOARD_TEMPLATE, context, request)
         if not error:  # an error belongs to one answer only

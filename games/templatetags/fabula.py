@@ -62,3 +62,26 @@ def _zoom_button(language: str | None) -> SafeString:
 def zoom_button() -> SafeString:
     """The button that opens a card large."""
     return _zoom_button(get_language())
+
+
+@register.simple_tag
+def card_picture(card: dict, *, zoom: bool = True, lazy: bool = True, css_class: str = "") -> SafeString:
+    """A picture card as every page draws it: its image, its description (``alt``, marked with the language it
+    is written in when that is not the page's, ``alt_lang``) and, unless ``zoom`` is off, the button that opens
+    it large. One tag for the dozen places a card is drawn; each card's HTML is made once per language."""
+    return _card_picture(
+        card["image"], card["alt"], card.get("alt_lang") or "", zoom, lazy, css_class, get_language() if zoom else ""
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_picture(image, alt, alt_lang, zoom, lazy, css_class, language) -> SafeString:
+    return format_html(
+        '<img{} src="{}" alt="{}"{}{}>{}',
+        format_html(' class="{}"', css_class) if css_class else "",
+        image,
+        alt,
+        format_html(' lang="{}"', alt_lang) if alt_lang else "",
+        mark_safe(' loading="lazy"') if lazy else "",  # noqa: S308 (a constant)
+        _zoom_button(language) if zoom else "",
+    )

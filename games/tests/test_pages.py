@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.template.loader import render_to_string
 from django.test import Client
+from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -160,6 +161,38 @@ def test_a_board_asked_by_the_others_after_a_move_draws_only_their_own_parts():
         for user in users:
             board(signed_in(user), game)
     assert drawn.count(pages.TABLE_TEMPLATE) == 1 and drawn.count(pages.BOARD_TEMPLATE) == 4
+
+
+def test_what_every_viewer_sees_alike_is_drawn_once_a_version():
+    """The board's head, the phase line and the last round revealed are the same for every viewer of a version:
+    drawn for the first board asked, taken from the cache for the others; the next version draws them anew."""
+    game, users = started_game(4)
+    rng = random.Random(7)
+    while not view_for(game, users[0]).get("last_round"):
+        play_step(game, users, rng)
+    game.refresh_from_db()
+    templates = game.game_kind.templates
+    drawn = []
+
+    def note(sender, template, **kwargs):
+        drawn.append(template.name)
+
+    template_rendered.connect(note)
+    try:
+        boards = [board(signed_in(user), game)[0] for user in users]
+    finally:
+        template_rendered.disconnect(note)
+    assert drawn.count(pages.BOARD_TEMPLATE) == 4
+    assert drawn.count(templates.reveal) == 1 and drawn.count(templates.phase) == 1
+    phase_line = re.compile(r'<p class="phase-line">.*?</p>', re.S)
+    for html in boards:
+        assert 'id="last-round"' in html and '<div class="board-head">' in html
+        assert phase_line.search(html).group() == phase_line.search(boards[0]).group()
+    # The next version (a clue given: the cards phase) has its own.
+    play_step(game, users, rng)
+    game.refresh_from_db()
+    after = board(signed_in(users[0]), game)[0]
+    assert phase_line.search(after).group() != phase_line.search(boards[0]).group()
 
 
 def test_each_browser_gets_its_own_csrf_token_in_a_cached_board():
