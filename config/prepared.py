@@ -15,7 +15,10 @@ objects and converters are the ORM's own, from its own iterables.
 The arguments are ints, strings, or lists of either (a list's length is part of the shape:
 ``pk__in`` of 3 and of 4 ids are two statements). A value must reach the SQL as a
 parameter, untouched: a stand-in the ORM folds into the SQL (a slice's LIMIT) or converts
-(a date) is refused when the query is first built, not run wrong.
+(a date) is refused when the query is first built, not run wrong. The build reads nothing
+but its arguments: anything else it reads (the time, a setting) is kept as it was at the
+first call. A list longer than ``LONGEST_KEPT`` runs as a plain queryset, built anew, so the
+statements kept per process stay few whatever lengths come.
 """
 
 import secrets
@@ -30,6 +33,7 @@ from django.db.transaction import TransactionManagementError
 
 _STAND_IN_BASE = -(2**61)  # far from any id; each argument's stand-in is its own number
 _STAND_IN_TEXT = f"prepared-{secrets.token_hex(8)}-"
+LONGEST_KEPT = 16  # a game's seats and players fit; a longer list is built as any queryset
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,8 @@ class PreparedQuery:
 
     def __call__(self, *args, using: str = DEFAULT_DB_ALIAS) -> QuerySet:
         shape = _shape(args)
+        if any(isinstance(part, tuple) and len(part[1]) > LONGEST_KEPT for part in shape):
+            return self.build(*args).using(using)
         compiled = self._compiled.get((using, shape))
         if compiled is None:
             with self._lock:

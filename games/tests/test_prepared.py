@@ -102,6 +102,19 @@ def test_values_lists_aggregates_strings_and_lists_of_every_length(compiles):
     assert compiles == []
 
 
+def test_a_long_list_runs_as_a_plain_queryset_and_is_not_kept():
+    from config.prepared import LONGEST_KEPT
+
+    _game, users = started_game(4)
+    ids = [user.pk for user in users]
+    many = ids + list(range(10**12, 10**12 + LONGEST_KEPT))  # longer than any kept shape
+    expected = dict(unread_counts(ids))
+    assert dict(unread_counts(many)) == expected
+    assert unread_counts(many).filter(n__gt=0).count() == len(expected)  # a queryset like any other
+    lengths = [len(shape[0][1]) for _using, shape in unread_counts._compiled]
+    assert len(ids) in lengths and max(lengths) <= LONGEST_KEPT
+
+
 @prepared
 def names_like(prefix):
     return get_user_model().objects.filter(username__startswith=prefix)  # the ORM makes it "prefix%"
