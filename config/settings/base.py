@@ -220,17 +220,15 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # A consumer waits on Redis with BZPOPMIN for 5 s at a time; redis-py 8
-            # also times socket reads out at 5 s by default, so an idle page's socket
-            # died with a TimeoutError. Reads may take longer than the pop's wait.
-            # capacity: channels-redis keeps one inbox per server process for all its
-            # sockets and drops group messages (silently) once 100 wait in it; a busy
-            # process with hundreds of live pages gets that far in a burst.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 2}],
-                "capacity": 1500,
-            },
+            # Redis's pub/sub: a group message is one PUBLISH, heard by the processes whose pages
+            # joined the group (channels_redis.core's layer spent three round trips a group and
+            # a sorted set per group; measured in the README, "Benchmark: live latency"). What
+            # it gives up is nothing we use: a message to a page that is not listening is not
+            # kept for it (a page catches up by fetching when it connects and on its timer).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # Generous read timeouts: the layer's listener reads for 0.1 s at a time and a slow
+            # Redis must not end an idle page's socket.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 2}]},
         }
     }
     # Redis may go away: config.resilience's backend then answers as an empty cache (sessions and

@@ -3,14 +3,14 @@
 import asyncio
 
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 
 from config.layers import ThrottledInMemoryChannelLayer
 
 
 def test_the_embedded_default_uses_it_and_redis_replaces_it():
-    expected = RedisChannelLayer if settings.REDIS_URL else ThrottledInMemoryChannelLayer
+    expected = RedisPubSubChannelLayer if settings.REDIS_URL else ThrottledInMemoryChannelLayer
     assert type(get_channel_layer()) is expected
 
 

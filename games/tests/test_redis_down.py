@@ -17,6 +17,7 @@ from django.urls import reverse
 from accounts.services import token_create
 from config.resilience import DEGRADED
 from games.models import Game, Move
+from games.services.events import PUSHES
 from games.services.games import game_create, game_join
 
 from .factories import UserFactory
@@ -38,7 +39,7 @@ def point_redis_at(settings, port: int) -> None:
     }
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 1}]},
         }
     }
@@ -49,6 +50,8 @@ def fresh_counts():
     DEGRADED.reset()
     yield
     DEGRADED.reset()
+    # The pushes' breaker, tripped here, would skip the next tests' pushes for its seconds.
+    PUSHES.close()
 
 
 def a_game(players: int = 3):

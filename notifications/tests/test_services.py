@@ -3,7 +3,7 @@
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
 from games.models import Game
@@ -89,19 +89,24 @@ def test_a_revealed_round_and_a_finished_game_are_told_to_everyone():
 def test_the_bell_hears_the_unread_count_after_commit(django_capture_on_commit_callbacks):
     game, users = started_game(3)
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(user_group(users[1].pk), channel)
     Notification.objects.filter(user=users[1]).update(read_at=game.started_at)  # seen the start
     unread = Notification.objects.filter(user=users[1], read_at__isnull=True).count()
 
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        clue(game, users[0], 0)
-    assert Notification.objects.filter(user=users[1], read_at__isnull=True).count() == unread + 1
-    assert callbacks  # the message waits for the commit
-    for callback in callbacks:
-        callback()
+    def change():  # on this test's thread and database connection, under the listener's event loop
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            clue(game, users[0], 0)
+        assert Notification.objects.filter(user=users[1], read_at__isnull=True).count() == unread + 1
+        assert callbacks  # the message waits for the commit
+        for callback in callbacks:
+            callback()
 
     async def next_notification():
+        # The page listens on the same event loop as the sends (one server process's loop): Redis's
+        # pub/sub layer keeps a loop's subscriptions in that loop.
+        channel = await layer.new_channel()
+        await layer.group_add(user_group(users[1].pk), channel)
+        await sync_to_async(change)()
+
         async def first():
             while True:
                 message = await layer.receive(channel)

@@ -1,45 +1,66 @@
-"""The channel layer as configured: Redis must let an idle page's socket live."""
+"""The channel layer as configured: an idle page's socket lives, and what a change tells reaches it."""
+
+import asyncio
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="the embedded default has no Redis")
-def test_redis_reads_outlast_the_layers_blocking_wait():
-    """An idle consumer blocks on Redis for ``brpop_timeout`` at a time; were socket
-    reads to time out sooner (redis-py 8's default is 5 s, the same), every idle
-    page's socket would die with a TimeoutError."""
-    from channels_redis.core import RedisChannelLayer
+def test_a_page_that_heard_nothing_for_longer_than_redis_reads_wait_still_hears_its_group():
+    """redis-py times a socket read out after 5 s by default: a listener idle for longer must not die
+    with a TimeoutError (as channels_redis.core's 5 s blocking pop once made every idle page's socket)."""
+    from channels.layers import get_channel_layer
 
-    (host,) = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
-    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    layer = get_channel_layer()
+
+    async def idle_then_told():
+        channel = await layer.new_channel()
+        await layer.group_add("idle-test", channel)
+        await asyncio.sleep(6)
+        await layer.group_send("idle-test", {"type": "game.changed", "version": 3})
+        return await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+    assert async_to_sync(idle_then_told)() == {"type": "game.changed", "version": 3}
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_counts_of_several_users_go_out_together_after_commit():
     """One change that moves several players' bells: one hop to the event loop after commit, each
     count to its own player's group only, and nothing at all if the change is rolled back."""
-    from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
     from django.db import transaction
 
     from games.services import events
 
     layer = get_channel_layer()
-    channels = {user_id: async_to_sync(layer.new_channel)() for user_id in (1, 2)}
-    for user_id, channel in channels.items():
-        async_to_sync(layer.group_add)(events.user_group(user_id), channel)
-    with pytest.raises(RuntimeError), transaction.atomic():
-        events.users_notified(unread={1: 9, 2: 9})
-        raise RuntimeError("rolled back")
     sent = []
-    original = events._send_many
-    try:
-        events._send_many = lambda messages: (sent.append(messages), original(messages))
-        with transaction.atomic():
-            events.users_notified(unread={1: 4, 2: 0})
-    finally:
-        events._send_many = original
+
+    def change():  # on this test's thread (and its database connection), under the listener's loop
+        with pytest.raises(RuntimeError), transaction.atomic():
+            events.users_notified(unread={1: 9, 2: 9})
+            raise RuntimeError("rolled back")
+        original = events._send_many
+        try:
+            events._send_many = lambda messages: (sent.append(messages), original(messages))
+            with transaction.atomic():
+                events.users_notified(unread={1: 4, 2: 0})
+        finally:
+            events._send_many = original
+
+    async def heard():
+        # One event loop for the listening pages and the sends: Redis's pub/sub layer keeps each
+        # loop's subscriptions in that loop (as a server process's pages all share its loop).
+        channels = {user_id: await layer.new_channel() for user_id in (1, 2)}
+        for user_id, channel in channels.items():
+            await layer.group_add(events.user_group(user_id), channel)
+        await sync_to_async(change)()
+        return {user_id: await asyncio.wait_for(layer.receive(channel), 5) for user_id, channel in channels.items()}
+
+    got = async_to_sync(heard)()
     assert len(sent) == 1
-    assert async_to_sync(layer.receive)(channels[1]) == {"type": "notifications.changed", "unread": 4}
-    assert async_to_sync(layer.receive)(channels[2]) == {"type": "notifications.changed", "unread": 0}
+    assert got == {
+        1: {"type": "notifications.changed", "unread": 4},
+        2: {"type": "notifications.changed", "unread": 0},
+    }
