@@ -1,15 +1,12 @@
 """Notifications made from the games' changes: once each, after commit."""
 
-import asyncio
-
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
 
 from games.models import Game
 from games.services.events import user_group
 from games.services.games import game_act, game_create, game_join
 from games.tests.factories import UserFactory, deck_with_cards, started_game
+from games.tests.layers import heard
 from games.tests.timeouts.steps import clue, expire, storyteller_position, submit, to_vote, vote
 from notifications.models import Notification, Turn
 
@@ -88,11 +85,10 @@ def test_a_revealed_round_and_a_finished_game_are_told_to_everyone():
 
 def test_the_bell_hears_the_unread_count_after_commit(django_capture_on_commit_callbacks):
     game, users = started_game(3)
-    layer = get_channel_layer()
     Notification.objects.filter(user=users[1]).update(read_at=game.started_at)  # seen the start
     unread = Notification.objects.filter(user=users[1], read_at__isnull=True).count()
 
-    def change():  # on this test's thread and database connection, under the listener's event loop
+    def change():
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             clue(game, users[0], 0)
         assert Notification.objects.filter(user=users[1], read_at__isnull=True).count() == unread + 1
@@ -100,20 +96,5 @@ def test_the_bell_hears_the_unread_count_after_commit(django_capture_on_commit_c
         for callback in callbacks:
             callback()
 
-    async def next_notification():
-        # The page listens on the same event loop as the sends (one server process's loop): Redis's
-        # pub/sub layer keeps a loop's subscriptions in that loop.
-        channel = await layer.new_channel()
-        await layer.group_add(user_group(users[1].pk), channel)
-        await sync_to_async(change)()
-
-        async def first():
-            while True:
-                message = await layer.receive(channel)
-                if message["type"] == "notifications.changed":
-                    return message
-
-        return await asyncio.wait_for(first(), timeout=5)
-
-    message = async_to_sync(next_notification)()
+    (message,) = heard([user_group(users[1].pk)], change, of_type="notifications.changed")
     assert message == {"type": "notifications.changed", "unread": unread + 1}

@@ -3,7 +3,7 @@
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 from django.conf import settings
 
 
@@ -29,15 +29,14 @@ def test_a_page_that_heard_nothing_for_longer_than_redis_reads_wait_still_hears_
 def test_the_counts_of_several_users_go_out_together_after_commit():
     """One change that moves several players' bells: one hop to the event loop after commit, each
     count to its own player's group only, and nothing at all if the change is rolled back."""
-    from channels.layers import get_channel_layer
     from django.db import transaction
 
     from games.services import events
+    from games.tests.layers import heard
 
-    layer = get_channel_layer()
     sent = []
 
-    def change():  # on this test's thread (and its database connection), under the listener's loop
+    def change():
         with pytest.raises(RuntimeError), transaction.atomic():
             events.users_notified(unread={1: 9, 2: 9})
             raise RuntimeError("rolled back")
@@ -49,18 +48,6 @@ def test_the_counts_of_several_users_go_out_together_after_commit():
         finally:
             events._send_many = original
 
-    async def heard():
-        # One event loop for the listening pages and the sends: Redis's pub/sub layer keeps each
-        # loop's subscriptions in that loop (as a server process's pages all share its loop).
-        channels = {user_id: await layer.new_channel() for user_id in (1, 2)}
-        for user_id, channel in channels.items():
-            await layer.group_add(events.user_group(user_id), channel)
-        await sync_to_async(change)()
-        return {user_id: await asyncio.wait_for(layer.receive(channel), 5) for user_id, channel in channels.items()}
-
-    got = async_to_sync(heard)()
+    got = heard([events.user_group(1), events.user_group(2)], change)
     assert len(sent) == 1
-    assert got == {
-        1: {"type": "notifications.changed", "unread": 4},
-        2: {"type": "notifications.changed", "unread": 0},
-    }
+    assert got == [{"type": "notifications.changed", "unread": 4}, {"type": "notifications.changed", "unread": 0}]
