@@ -21,18 +21,28 @@ reads the body, the thread does the rest in one step (signal, request, chain, an
 close of a response that is already whole), and the loop writes the response. Only a
 streaming response is closed after it is written, as Django does.
 
-Each HTTP request borrows one of ``threads`` long-lived one-thread executors (the
-``executor=`` form of ``ThreadSensitiveContext``, whose executor the caller owns), and
-gives it back when it is answered. Requests of one process still run at once, up to
-``threads`` of them (the rest wait for a thread), each thread keeps its database
-connection between requests, and a thread-sensitive call of a request stays on that
-request's thread as Django expects.
+Each HTTP request borrows one of ``threads`` long-lived one-thread executors and gives it
+back when it is answered. Requests of one process still run at once, up to ``threads`` of
+them (the rest wait for a thread), and each thread keeps its database connection between
+requests.
+
+The hop itself is the executor's own (``run_in_executor``, in a copy of the request's
+context), not asgiref's ``sync_to_async`` in a ``ThreadSensitiveContext``: those copy every
+context variable back and forth and re-home each ``Local``'s storage on the way in and
+out, about twice the cost of the hop, for values nothing here reads (the request's
+thread sets its language and time zone itself, in its own copy, gone when it is
+answered). What asgiref's hop tells the thread it still does (``_on_request_thread``):
+the server's event loop, so that ``async_to_sync`` (a message to the channel layer)
+runs there, and a thread-sensitive call made under it comes back to the request's
+thread, as Django expects.
 """
 
 import asyncio
+import contextvars
+import os
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -58,26 +68,26 @@ class PooledThreadsASGIHandler(ASGIHandler):
                 self._idle.put_nowait(ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"django-{number}"))
         executor = await self._idle.get()
         try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
+            await self.handle(scope, receive, send, executor=executor)
         finally:
             self._idle.put_nowait(executor)
 
     async def get_response_async(self, request):
-        """The whole synchronous chain, middleware and view, in one step on the request's thread."""
+        """The whole synchronous chain, middleware and view, in one step on a thread (Django's ``handle``
+        calls this; the ``handle`` below does not)."""
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
-    async def handle(self, scope, receive, send):
+    async def handle(self, scope, receive, send, executor=None):
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
         set_script_prefix(get_script_prefix(scope))
         try:
-            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            response = await _on_thread(executor, self._respond, scope, body_file)
             await self.send_response(response, send)
             if response.streaming:
-                await sync_to_async(response.close, thread_sensitive=True)()
+                await _on_thread(executor, response.close)
         finally:
             body_file.close()
 
@@ -93,3 +103,23 @@ class PooledThreadsASGIHandler(ASGIHandler):
         if not response.streaming:
             response.close()  # request_finished: the thread's database connection goes back
         return response
+
+
+async def _on_thread(executor, function, *args):
+    """``function(*args)`` on ``executor``'s thread, in a copy of this context; as asgiref does, a cancelled
+    caller still waits for the thread to finish (the executor goes back to the pool only once it is idle)."""
+    loop = asyncio.get_running_loop()
+    done = loop.run_in_executor(executor, contextvars.copy_context().run, _on_request_thread, loop, function, args)
+    try:
+        return await asyncio.shield(done)
+    except asyncio.CancelledError:
+        await asyncio.wait([done])
+        raise
+
+
+def _on_request_thread(loop, function, args):
+    # What asgiref's SyncToAsync tells each thread it runs: the server's loop, where async_to_sync then runs
+    # its coroutine (and from where a thread-sensitive call under it comes back to this thread).
+    SyncToAsync.threadlocal.main_event_loop = loop
+    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
+    return function(*args)

@@ -47,6 +47,10 @@ class _Compiled:
     col_count: int
     has_extra_select: bool
     for_update: bool
+    # The columns' converters (text to datetime, JSON...), as ``get_converters`` finds them: what the
+    # columns are and the database's settings decide them, not a connection's state, so one thread's
+    # serve every thread's connection to the same database.
+    converters: dict
 
 
 class _PreparedSQLQuery(Query):
@@ -70,6 +74,7 @@ class _PreparedSQLQuery(Query):
             compiler.annotation_col_map = compiled.annotation_col_map
             compiler.col_count = compiled.col_count
             compiler.has_extra_select = compiled.has_extra_select
+            compiler.get_converters = lambda expressions: compiled.converters  # for the kept columns only
             params = tuple(values[item] if kind == "arg" else item for kind, item in compiled.params)
             return compiled.sql, params
 
@@ -148,7 +153,7 @@ class PreparedQuery:
         try:
             sql, params = compiler.as_sql()
         except EmptyResultSet:
-            return _Compiled(queryset, None, (), [], None, None, 0, False, False)
+            return _Compiled(queryset, None, (), [], None, None, 0, False, False, {})
         where = {stand_in: index for index, stand_in in enumerate(stand_ins)}
         kept = tuple(("arg", where[param]) if _is_stand_in(param, where) else ("const", param) for param in params)
         missing = set(range(len(stand_ins))) - {item for kind, item in kept if kind == "arg"}
@@ -165,6 +170,7 @@ class PreparedQuery:
             col_count=compiler.col_count,
             has_extra_select=compiler.has_extra_select,
             for_update=bool(queryset.query.select_for_update and connection.features.has_select_for_update),
+            converters=compiler.get_converters([column for column, *_ in compiler.select[: compiler.col_count]]),
         )
 
     def clear(self) -> None:

@@ -9,7 +9,7 @@ from django.core import signals
 from django.test import override_settings
 
 from config.handlers import PooledThreadsASGIHandler
-from config.tests.urls_threads import meeting
+from config.tests.urls_threads import meeting, under_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -139,3 +139,33 @@ def test_a_request_django_refuses_is_answered_by_django():
 
     status, _body = asyncio.run(get(app, path="/healthz", host="elsewhere.example"))
     assert status == 400
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_async_to_sync_in_a_request_runs_on_the_servers_loop_and_comes_back_to_the_requests_thread():
+    """A service's message to the channel layer (async_to_sync) runs on the server's own loop, where the
+    layer lives, not on a loop of its own; a thread-sensitive call under it runs on the request's thread."""
+    app = PooledThreadsASGIHandler(threads=2)
+    under_loop.clear()
+
+    async def serve():
+        return asyncio.get_running_loop(), await get(app, path="/loop")
+
+    loop, (status, name) = asyncio.run(serve())
+    assert status == 200 and name.startswith("django-")
+    assert under_loop["loop"] is loop
+    assert under_loop["thread"] == name
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"], LANGUAGE_CODE="en")
+def test_what_a_request_activates_ends_with_it():
+    """One thread serves both requests: the language the first one switched to is not where the next starts."""
+    app = PooledThreadsASGIHandler(threads=1)
+
+    async def two():
+        return await get(app, "set=fi", path="/language"), await get(app, path="/language")
+
+    (status, first), (again, second) = asyncio.run(two())
+    assert (status, again) == (200, 200)
+    assert first.split()[1] == "fi"
+    assert second.split()[0] != "fi"

@@ -1,6 +1,10 @@
 """A URLconf for config/tests/test_handlers.py: views that tell which thread ran them."""
 
+import asyncio
 import threading
+
+from asgiref.sync import async_to_sync, sync_to_async
+from django.utils import translation
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
@@ -23,6 +27,30 @@ def which_thread(request):
             meeting["inside"] -= 1
 
 
+# What /loop saw: the loop async_to_sync ran its coroutine on, and the thread a thread-sensitive call under it ran on.
+under_loop: dict = {}
+
+
+def through_the_loop(request):
+    """As a service telling the channel layer: async_to_sync from the request's thread, and under it a
+    thread-sensitive call (as a database read from a coroutine would be)."""
+
+    async def on_loop():
+        under_loop["loop"] = asyncio.get_running_loop()
+        under_loop["thread"] = await sync_to_async(lambda: threading.current_thread().name, thread_sensitive=True)()
+
+    async_to_sync(on_loop)()
+    return HttpResponse(threading.current_thread().name)
+
+
+def language(request):
+    """The language this request starts in; ?set=xx activates another for the rest of it."""
+    before = translation.get_language()
+    if request.GET.get("set"):
+        translation.activate(request.GET["set"])
+    return HttpResponse(f"{before} {translation.get_language()}")
+
+
 def streamed(request):
     async def parts():
         yield b"one "
@@ -31,4 +59,9 @@ def streamed(request):
     return StreamingHttpResponse(parts())
 
 
-urlpatterns = [path("thread", which_thread), path("stream", streamed)]
+urlpatterns = [
+    path("thread", which_thread),
+    path("stream", streamed),
+    path("loop", through_the_loop),
+    path("language", language),
+]

@@ -1,4 +1,3 @@
-import copy
 import functools
 import threading
 import time
@@ -6,6 +5,7 @@ from collections import OrderedDict
 
 from django.db import connection
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Prefetch, Subquery, Value, When
+from django.db.models.base import ModelState
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
@@ -96,11 +96,11 @@ class _Recent:
             self._entries.move_to_end(game_id)
             game, seats = entry[2], entry[3]
         # Copies: a caller may set attributes on what it is given; the next one must not see them.
-        return copy.copy(game), [copy.copy(seat) for seat in seats]
+        return _copy(game), [_copy(seat) for seat in seats]
 
     def put(self, game_id: int, stamp: tuple, game: Game, seats: list[Seat]) -> None:
         with self._lock:
-            self._entries[game_id] = (stamp, time.monotonic(), copy.copy(game), [copy.copy(s) for s in seats])
+            self._entries[game_id] = (stamp, time.monotonic(), _copy(game), [_copy(s) for s in seats])
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
@@ -111,6 +111,17 @@ class _Recent:
 
 
 recent_games = _Recent()
+
+
+def _copy(instance):
+    """What ``copy.copy`` makes of a model instance (its own fields and its own cache of related objects,
+    the related objects themselves shared), without pickling's round trip: a board's request makes five."""
+    clone = object.__new__(type(instance))
+    clone.__dict__.update(instance.__dict__)
+    clone._state = ModelState()
+    clone._state.__dict__.update(instance._state.__dict__)
+    clone._state.fields_cache = dict(instance._state.fields_cache)
+    return clone
 
 
 def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:

@@ -262,6 +262,27 @@ def test_a_game_read_again_at_its_version_comes_from_memory_and_a_new_version_do
     assert moved.version == game.version + 1 and len(queries) == 3  # the version, the game, its seats
 
 
+def test_what_memory_gives_is_a_copy_of_its_own_down_to_the_related_rows_it_holds():
+    game, users = started_game(4)
+    game_get_for_viewer(game_id=game.pk, user=users[0])  # now in memory
+    with CaptureQueriesContext(connection) as queries:
+        first, first_seats = game_get_for_viewer(game_id=game.pk, user=users[0])
+        names = [seat.user.username for seat in first_seats]  # loaded with the seats: no query
+        creator = first.creator.username
+    assert len(queries) == 1  # the version only
+    assert names == [user.username for user in users] and creator == users[0].username
+    assert first._state.db == "default" and not first._state.adding
+    # A caller's changes, to a field or to a related row it holds, stay its own.
+    first.round = 99
+    first_seats[0].score = 99
+    first_seats[0].user = users[1]
+    first._state.fields_cache.pop("creator")
+    second, second_seats = game_get_for_viewer(game_id=game.pk, user=users[0])
+    assert second.round != 99 and second_seats[0].score != 99
+    assert second_seats[0].user.pk == users[0].pk and second.creator.pk == users[0].pk
+    assert second is not first and second_seats[0] is not first_seats[0]
+
+
 def test_a_game_with_the_id_of_an_earlier_one_is_not_taken_for_it():
     game, users = started_game(4)
     game_get_for_viewer(game_id=game.pk, user=users[0])

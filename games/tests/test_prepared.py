@@ -7,6 +7,7 @@ from django.db.models import Count
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from config.prepared import prepared
 from games.models import Game, Seat
@@ -184,3 +185,36 @@ def test_an_action_and_the_boards_it_causes_compile_no_read_twice(compiles):
     submit(seats[2])
     selects = [sql for sql in compiles if sql.lstrip().upper().startswith("SELECT")]
     assert selects == []
+
+
+@pytest.mark.django_db(transaction=True)  # another thread reads the game: it must be committed
+def test_the_columns_converters_are_found_once_and_serve_every_threads_connection(monkeypatch):
+    """Converting a column (text to an aware datetime, JSON to a dict) is decided when the query is built;
+    a later call, on this thread or another with a connection of its own, converts as the ORM does."""
+    import threading
+
+    game, _users = started_game(3)
+    by_pk = prepared(lambda pk: Game.objects.filter(pk=pk))
+    expected = fields_of(Game.objects.get(pk=game.pk))
+    assert fields_of(next(iter(by_pk(game.pk)))) == expected  # built here, its converters found
+    found = []
+    original = SQLCompiler.get_converters
+    monkeypatch.setattr(SQLCompiler, "get_converters", lambda self, exprs: found.append(exprs) or original(self, exprs))
+    assert fields_of(next(iter(by_pk(game.pk)))) == expected
+    assert found == []  # not looked for again
+    assert Game.objects.get(pk=game.pk) and found  # (the ORM's own queries still look)
+    on_thread = {}
+
+    def read():
+        try:
+            on_thread["fields"] = fields_of(next(iter(by_pk(game.pk))))
+        finally:
+            connection.close()
+
+    if connection.vendor == "sqlite" and connection.settings_dict["NAME"].startswith("file:memorydb"):
+        pytest.skip("an in-memory SQLite database is not shared with another thread")
+    thread = threading.Thread(target=read)
+    thread.start()
+    thread.join()
+    assert on_thread["fields"] == expected
+    assert timezone.is_aware(on_thread["fields"]["created_at"]) and isinstance(on_thread["fields"]["state"], dict)
