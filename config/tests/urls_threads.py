@@ -4,10 +4,9 @@ import asyncio
 import threading
 
 from asgiref.sync import async_to_sync, sync_to_async
-from django.utils import translation
-
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
+from django.utils import translation
 
 # ?meet=N: the request waits until N requests are in the view at once (or fails after 5 s).
 meeting: dict = {"barrier": None, "inside": 0, "most": 0}
