@@ -30,6 +30,7 @@ def _fresh_view_caches():
 
     recent_games.clear()
     caches["views"].clear()
+    caches["rates"].clear()
     card_faces.clear()
 
 

@@ -11,6 +11,8 @@ from django.contrib.auth import SESSION_KEY
 from django.db import transaction
 from django.utils import timezone
 
+from config.prepared import prepared
+
 from .models import ApiToken, User
 from .signals import account_deleting, personal_data
 
@@ -44,11 +46,18 @@ def token_revoke(*, user, token_id) -> bool:
     return bool(deleted)
 
 
+@prepared
+def _token_with_user(key_hash: str):
+    """The token with this hash (at most one: the hash is unique), its user with it; the API's every request
+    asks it, so it is built and compiled once."""
+    return ApiToken.objects.select_related("user").filter(key_hash=key_hash)
+
+
 def token_authenticate(*, raw: str, now=None) -> ApiToken | None:
     """The live token with this secret (its user loaded), or None."""
     if not isinstance(raw, str) or not raw or len(raw) > TOKEN_MAX_LENGTH:
         return None
-    token = ApiToken.objects.select_related("user").filter(key_hash=token_hash(raw)).first()
+    token = next(iter(_token_with_user(token_hash(raw))), None)
     if token is None or not token.user.is_active:
         return None
     now = now or timezone.now()

@@ -27,3 +27,6 @@ FABULA_ACCOUNT_RATES = {"signup-address": "10000/h", "signup-account": "10000/h"
 # Each pytest-xdist worker has a database of its own, and ids repeat across them: in a
 # cache they share (Redis), each keeps its keys apart (a signed-in user, a rate count).
 CACHES["default"]["KEY_PREFIX"] = os.environ.get("PYTEST_XDIST_WORKER", "main")
+# Request counts in this process's memory, cleared before each test (conftest.py): ids and tokens
+# repeat across tests, and a count must not carry over into the next test.
+CACHES["rates"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "fabula-test-rates"}

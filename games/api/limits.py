@@ -1,4 +1,5 @@
-"""Request rates for the API, counted in the cache (shared by every process: Redis in production).
+"""Request rates for the API, counted in the "rates" cache (shared by every process: Redis in production;
+the web process's memory on the embedded default, which bin/run serves from one process).
 
 A fixed window per scope and caller: simple, and a burst at a window's edge is
 at most twice the rate, which is all these limits need to stop.
@@ -8,7 +9,7 @@ import hashlib
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from ninja.errors import Throttled
 
 # scope -> (requests, seconds). FABULA_API_RATES in the settings overrides any of them.
@@ -33,6 +34,7 @@ def rate_hit(scope: str, ident: str) -> None:
     window = int(now // period)
     digest = hashlib.sha256(ident.encode("utf-8", "replace")).hexdigest()[:32]
     key = f"api-rate:{scope}:{digest}:{window}"
+    cache = caches["rates"]
     if cache.add(key, 1, timeout=period + 1):
         count = 1
     else:

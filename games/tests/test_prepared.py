@@ -218,3 +218,24 @@ def test_the_columns_converters_are_found_once_and_serve_every_threads_connectio
     thread.join()
     assert on_thread["fields"] == expected
     assert timezone.is_aware(on_thread["fields"]["created_at"]) and isinstance(on_thread["fields"]["state"], dict)
+
+
+def test_an_api_token_is_looked_up_without_compiling_its_query_again(compiles):
+    from accounts.services import token_authenticate, token_create
+
+    user = UserFactory()
+    _token, raw = token_create(user=user, name="bot")
+    other_user = UserFactory()
+    _other, other_raw = token_create(user=other_user, name="bot")
+    assert token_authenticate(raw=raw).user == user  # the first may compile
+    compiles.clear()
+    found = token_authenticate(raw=other_raw)
+    assert found.user == other_user and found.user.username == other_user.username
+    assert not any(
+        "api" in sql.lower() and "token" in sql.lower() and sql.lstrip().upper().startswith("SELECT")
+        for sql in compiles
+    )
+    assert token_authenticate(raw=raw + "x") is None and token_authenticate(raw="") is None
+    other_user.is_active = False
+    other_user.save()
+    assert token_authenticate(raw=other_raw) is None

@@ -1,7 +1,11 @@
 """POST /api/v1/games/{id}/actions: clue, submit, vote, resign, and every way to get them wrong."""
 
+import hashlib
+import time
+
 import pytest
 
+from accounts.models import ApiToken
 from games.models import Game
 
 from .conftest import error_of
@@ -230,6 +234,22 @@ class TestBadInput:
         assert codes == [400, 400, 400, 429]
         assert users[1][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code == 400
         assert users[0][1].get(f"/games/{game_id}").status_code == 200  # looking is counted apart
+
+    def test_the_counts_live_in_the_rates_cache_and_the_next_window_starts_afresh(self, seated, settings):
+        from django.core.cache import caches
+
+        game_id, users = seated(3)
+        settings.FABULA_API_RATES = {"actions": (2, 60)}
+        caches["default"].clear()
+        codes = [users[0][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code for _ in range(3)]
+        assert codes == [400, 400, 429]
+        token = ApiToken.objects.get(user=users[0][0])
+        digest = hashlib.sha256(str(token.pk).encode()).hexdigest()[:32]
+        keys = {f"api-rate:actions:{digest}:{int(time.time() // 60) - ago}" for ago in (0, 1)}
+        assert 3 in {caches["rates"].get(key) for key in keys}  # counted here (the third refused)...
+        assert {caches["default"].get(key) for key in keys} == {None}  # ...and not in the shared default cache
+        caches["rates"].clear()  # a new window: the counts begin again
+        assert users[0][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code == 400
 
     def test_no_token(self, seated, anon):
         game_id, _users = seated(3)
