@@ -240,7 +240,6 @@ class TestBadInput:
 
         game_id, users = seated(3)
         settings.FABULA_API_RATES = {"actions": (2, 60)}
-        caches["default"].clear()
         codes = [users[0][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code for _ in range(3)]
         assert codes == [400, 400, 429]
         token = ApiToken.objects.get(user=users[0][0])
