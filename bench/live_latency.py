@@ -6,7 +6,10 @@ else the in-memory one). Each player holds the socket its game page would hold
 (its game and its user group, signed in by a session cookie). In each game one
 player at a time acts as a page does, an htmx POST to the game's act URL, and
 the other players' sockets must hear of the new version; then each fetches its
-own board fragment over HTTP, as its page would (notify, then fetch).
+own board fragment over HTTP, as its page would (notify, then fetch). The player
+who acted fetches nothing: the answer to its action is its board at the version
+it made, and its page (live.js) fetches only what someone else did meanwhile
+(``--actor-fetches`` counts its fetch too, as pages did until 4 December 2026).
 
 For every action and every other player of its game it reports:
 - notified: from just before the POST to the message on that player's socket;
@@ -74,6 +77,12 @@ def parse_args(argv=None):
         default="pages",
         help="act and fetch as the web pages do (htmx posts, board fragments) or as a bot does (the JSON API)",
     )
+    parser.add_argument(
+        "--actor-fetches",
+        action="store_true",
+        help="the actor fetches the version of its own action too, as pages did until 4 December 2026 "
+        "(they now wait for their action's answer, which brings that version)",
+    )
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds after which a message counts as lost (5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -132,6 +141,8 @@ class Player:
     heard: dict = field(default_factory=dict)  # version -> when the socket heard of it
     fetched: dict = field(default_factory=dict)  # version -> when the page had it
     waiters: dict = field(default_factory=dict)  # (what, version) -> future
+    acting: bool = False  # its own action is on its way
+    awaited: int = 0  # the newest version its socket heard meanwhile
 
     def mark(self, what: str, version: int) -> None:
         getattr(self, what)[version] = time.perf_counter()
@@ -224,6 +235,7 @@ class Results:
     expected: int = 0
     lost: int = 0
     failed_actions: int = 0
+    fetches: int = 0  # the fresh views the players asked the server for
 
 
 async def play(games, args, *, connect, act, fetch=None, on_open=None) -> Results:
@@ -231,6 +243,13 @@ async def play(games, args, *, connect, act, fetch=None, on_open=None) -> Result
 
     ``on_open()`` is called once every page's socket is open, before the first action."""
     results = Results()
+    if fetch is not None:
+        fetch_view = fetch
+
+        async def fetch(player, version):
+            results.fetches += 1
+            await fetch_view(player, version)
+
     everyone = [player for players in games for player in players]
     sockets = [await connect(player) for player in everyone]
     if on_open is not None:
@@ -246,9 +265,17 @@ async def play(games, args, *, connect, act, fetch=None, on_open=None) -> Result
             others = [p for p in players if p is not actor]
             heard = [other.until("heard", version) for other in others]
             started = time.perf_counter()
-            if not await act.send(actor, form, version):
+            actor.acting = not args.actor_fetches
+            shown = await act.send(actor, form, version)
+            actor.acting = False
+            if shown < version:
                 results.failed_actions += 1
             results.answered.append(time.perf_counter() - started)
+            if fetch is not None and actor.awaited > shown:  # someone else acted meanwhile (live.js)
+                task = asyncio.create_task(fetch(actor, actor.awaited))
+                fetches.add(task)
+                task.add_done_callback(fetches.discard)
+            actor.awaited = 0
             done, _pending = await asyncio.wait(heard, timeout=args.timeout)
             results.expected += len(others)
             results.lost += len(others) - len(done)
@@ -279,6 +306,9 @@ async def listen(socket, player: Player, fetch, fetches: set):
         if version in player.heard:
             continue  # the same change again, through another of the page's groups
         player.mark("heard", version)
+        if player.acting:  # as live.js: the answer to its own action brings that board
+            player.awaited = max(player.awaited, version)
+            continue
         if fetch is not None:
             task = asyncio.create_task(fetch(player, version))
             fetches.add(task)
@@ -295,26 +325,27 @@ class LiveActions:
     async def prepare(self, players, rng):
         return await asyncio.to_thread(next_action, players, rng)
 
-    async def send(self, player, form, version) -> bool:
+    async def send(self, player, form, version) -> int:
+        """The version the answer shows (0 when refused)."""
         response = await self.http.post(
             f"{self.servers[player.server].url}/games/{player.game_id}/act/",
             data=form,
             headers={"Cookie": player.cookie, "X-CSRFToken": player.csrf, "HX-Request": "true"},
         )
         shown = VERSION.search(response.text)
-        return response.status_code == 200 and shown is not None and int(shown.group(1)) >= version
+        return int(shown.group(1)) if response.status_code == 200 and shown is not None else 0
 
 
 class ApiActions(LiveActions):
     """Actions as a bot posts them: JSON to the API."""
 
-    async def send(self, player, form, version) -> bool:
+    async def send(self, player, form, version) -> int:
         response = await self.http.post(
             f"{self.servers[player.server].url}/api/v1/games/{player.game_id}/actions",
             json=form,
             headers={"Authorization": f"Bearer {player.token}"},
         )
-        return response.status_code == 200 and response.json().get("version", 0) >= version
+        return response.json().get("version", 0) if response.status_code == 200 else 0
 
 
 class RelayActions:
@@ -329,10 +360,10 @@ class RelayActions:
         self.versions[game_id] = self.versions.get(game_id, 0) + 1
         return rng.choice(players), {}, self.versions[game_id]
 
-    async def send(self, player, form, version) -> bool:
+    async def send(self, player, form, version) -> int:
         message = {"type": "game.changed", "game": player.game_id, "version": version}
         await self.sockets[id(player)].send(json.dumps(message))
-        return True
+        return version
 
 
 async def run_baseline(games, args) -> Results:
@@ -477,6 +508,8 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
     for label, (count, missing, numbers) in rows.items():
         print(f"{label:28} {count:>7} {missing:>6} {ms(numbers['median'])} {ms(numbers['p95'])} {ms(numbers['max'])}")
     print("(lost for 'action answered': actions refused or answered oddly; for 'page updated': fetches missing)")
+    if live.answered:
+        print(f"fresh views fetched: {live.fetches} ({live.fetches / len(live.answered):.2f} an action)")
     if setup.get("server_cpu_per_action"):
         per_action = setup["server_cpu_per_action"]
         print(
@@ -498,6 +531,7 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
             "args": {k: v for k, v in vars(args).items() if k != "json"},
             "setup": setup,
             "rows": {label: {"count": c, "lost": m, **n} for label, (c, m, n) in rows.items()},
+            "fetches": live.fetches,
             "aim_met": met,
         }
         args.json.write_text(json.dumps(document, indent=2))

@@ -86,6 +86,54 @@
     });
   });
 
+  // ---- The viewer's own actions -----------------------------------------------
+  //
+  // A form on the board posts an action and swaps in the board its answer brings, at the
+  // version the action made. The socket hears of that version too, most often before the
+  // answer is in: fetching the board for it would only ask the server again for what is
+  // on its way. So while a post to the board is in flight, its game's messages are only
+  // noted; once the answer is in, the board is fetched if it is still older than the
+  // newest of them (someone else acted meanwhile). An answer that never reports back
+  // (its form replaced meanwhile, say) holds nothing up for more than ACTION_WAIT_MS.
+
+  var ACTION_WAIT_MS = 10000;
+  var acting = {};  // game id -> {posts: in flight, awaited: newest version heard meanwhile, timer}
+
+  function postedBoard(event) {
+    var target = event.detail.target;
+    var config = event.detail.requestConfig;
+    if (!target || !target.matches || !target.matches('[data-live="game"][data-game]')) return null;
+    if (!config || config.verb !== "post") return null;
+    return target.getAttribute("data-game");
+  }
+
+  function caughtUp(game) {
+    var state = acting[game];
+    if (!state) return;
+    delete acting[game];
+    clearTimeout(state.timer);
+    var board = gameElement(game);
+    if (board && state.awaited && Number(board.getAttribute("data-version")) < state.awaited) refresh(board);
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var game = postedBoard(event);
+    if (game === null) return;
+    var state = acting[game] || (acting[game] = { posts: 0, awaited: 0, timer: null });
+    state.posts += 1;
+    clearTimeout(state.timer);
+    state.timer = setTimeout(function () { caughtUp(game); }, ACTION_WAIT_MS);
+  });
+
+  // After the swap (or the failure): htmx fires it once for each request, whatever came of it.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var game = postedBoard(event);
+    var state = game === null ? null : acting[game];
+    if (!state) return;
+    state.posts -= 1;
+    if (state.posts <= 0) caughtUp(game);
+  });
+
   // ---- The socket -----------------------------------------------------------
 
   var socket = null;
@@ -166,7 +214,13 @@
       if (heard[message.game] >= message.version) return;
       heard[message.game] = message.version;
       var board = gameElement(message.game);
-      if (board && Number(board.getAttribute("data-version")) < message.version) refresh(board);
+      if (board && Number(board.getAttribute("data-version")) < message.version) {
+        // The viewer's own action is on its way: its answer is the board at the version it made,
+        // which this message is most often about. Whether to fetch is decided once it is in.
+        var state = acting[message.game];
+        if (state) state.awaited = Math.max(state.awaited, message.version);
+        else refresh(board);
+      }
       // The viewer's user group speaks of every game they sit in, the lobby
       // group of every open public game.
       refreshAll("mine");

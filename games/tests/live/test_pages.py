@@ -125,3 +125,87 @@ def test_a_page_that_cannot_connect_still_works_by_reload(asgi_server, browser):
     bob_page.get_by_role("button", name="Hand in my cards").click()
     expect(bob_page.locator(".submit-form")).to_have_count(0)
     expect(bob_page.locator("body")).not_to_have_attribute("data-socket", "open")
+
+
+def test_a_players_own_action_is_not_fetched_again_and_what_came_in_meanwhile_is(asgi_server, browser):
+    """The answer to an action is the board at the version it made: the page does not fetch that version
+    again when its socket hears of it first; a change someone else made meanwhile it does fetch."""
+    game, (alice, bob, carol, _dave) = started_game(4, pace="live")
+    pages = {}
+    versions = {}  # name -> the versions its socket heard
+    fetches = {}  # name -> the board fetches its page made
+    for name, user in (("alice", alice), ("bob", bob), ("carol", carol)):
+        versions[name], fetches[name] = [], []
+        page = pages[name] = open_page(browser, asgi_server, user, "about:blank")
+        page.on(
+            "websocket",
+            lambda ws, heard=versions[name]: ws.on(
+                "framereceived", lambda frame: heard.append(json.loads(frame).get("version"))
+            ),
+        )
+        page.on(
+            "request",
+            lambda request, made=fetches[name]: (
+                made.append(request.url) if request.method == "GET" and "/board/" in request.url else None
+            ),
+        )
+        page.goto(game.get_absolute_url())
+        socket_open(page)
+
+    def board_version(page) -> int:
+        return int(page.locator("#board").get_attribute("data-version"))
+
+    def wait_until(page, condition, what):
+        for _ in range(200):
+            if condition():
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"waited 10 s for {what}")
+
+    held = []  # an action's answer, fetched from the server and held back from the page
+
+    def hold(route):
+        held.append((route, route.fetch()))
+
+    # Alice's clue: her socket hears of its version while the answer is held back; her page waits for the answer.
+    alice_page = pages["alice"]
+    before = board_version(alice_page)
+    alice_page.wait_for_timeout(300)  # the fetch each page makes once its socket is open
+    fetches["alice"].clear()
+    alice_page.route(f"**/games/{game.pk}/act/", hold)
+    alice_page.locator(".clue-form .card-pick input").first.check()
+    alice_page.locator("#clue-text").fill("A quiet river")
+    alice_page.get_by_role("button", name="Give the clue").click()
+    wait_until(alice_page, lambda: held and before + 1 in versions["alice"], "the clue's version on Alice's socket")
+    alice_page.wait_for_timeout(300)  # what a fetch on hearing it would have sent by now
+    assert fetches["alice"] == []
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    expect(alice_page.locator(".clue q")).to_have_text("A quiet river")
+    assert board_version(alice_page) == before + 1
+    alice_page.wait_for_timeout(300)
+    assert fetches["alice"] == []
+    # The others' pages heard of it and fetched their own boards.
+    expect(pages["bob"].locator(".clue q")).to_have_text("A quiet river")
+    assert fetches["bob"]
+
+    # Bob hands in a card and his answer is held back; meanwhile Carol hands in hers. Bob's page gets his
+    # answer, sees it is older than what its socket heard, and fetches the newer board once.
+    bob_page = pages["bob"]
+    clue = board_version(bob_page)
+    fetches["bob"].clear()
+    bob_page.route(f"**/games/{game.pk}/act/", hold)
+    bob_page.locator(".submit-form .card-pick input").first.check()
+    bob_page.get_by_role("button", name="Hand in my card").click()
+    wait_until(bob_page, lambda: held and clue + 1 in versions["bob"], "Bob's card on his socket")
+    pages["carol"].locator(".submit-form .card-pick input").first.check()
+    pages["carol"].get_by_role("button", name="Hand in my card").click()
+    wait_until(bob_page, lambda: clue + 2 in versions["bob"], "Carol's card on Bob's socket")
+    bob_page.wait_for_timeout(300)
+    assert fetches["bob"] == []
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    expect(bob_page.locator("#board")).to_have_attribute("data-version", str(clue + 2))
+    expect(bob_page.locator("#status")).to_contain_text("Waiting for")
+    bob_page.wait_for_timeout(300)
+    assert len(fetches["bob"]) == 1
