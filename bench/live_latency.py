@@ -142,6 +142,7 @@ class Player:
     fetched: dict = field(default_factory=dict)  # version -> when the page had it
     waiters: dict = field(default_factory=dict)  # (what, version) -> future
     acting: bool = False  # its own action is on its way
+    shown: int = 0  # the version its page shows (its last answer or fetch)
     awaited: int = 0  # the newest version its socket heard meanwhile
 
     def mark(self, what: str, version: int) -> None:
@@ -268,6 +269,7 @@ async def play(games, args, *, connect, act, fetch=None, on_open=None) -> Result
             actor.acting = not args.actor_fetches
             shown = await act.send(actor, form, version)
             actor.acting = False
+            actor.shown = max(actor.shown, shown)
             if shown < version:
                 results.failed_actions += 1
             results.answered.append(time.perf_counter() - started)
@@ -306,6 +308,9 @@ async def listen(socket, player: Player, fetch, fetches: set):
         if version in player.heard:
             continue  # the same change again, through another of the page's groups
         player.mark("heard", version)
+        if version <= player.shown:  # as live.js: the page already shows it (an answer came first)
+            player.mark("fetched", version)
+            continue
         if player.acting:  # as live.js: the answer to its own action brings that board
             player.awaited = max(player.awaited, version)
             continue
@@ -445,6 +450,7 @@ async def run_live(games, args, servers, on_open=None) -> Results:
                 )
                 shown = VERSION.search(response.text)
                 seen = int(shown.group(1)) if response.status_code == 200 and shown else 0
+            player.shown = max(player.shown, seen)
             if seen >= version:
                 player.mark("fetched", version)
 

@@ -24,9 +24,12 @@ def test_the_live_benchmark_runs_and_every_page_hears_of_every_action(tmp_path):
     completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
 
     assert completed.returncode in (0, 1), completed.stdout + completed.stderr  # 1: the aim missed, not a crash
-    rows = json.loads(figures.read_text())["rows"]
+    document = json.loads(figures.read_text())
+    rows = document["rows"]
     actions = 2 * (1 + 2 * 3)  # two games, a round of four: a clue, three cards, three votes
     assert rows["live: action answered"] == {**rows["live: action answered"], "count": actions, "lost": 0}
     for row in ("echo baseline (in-process)", "live: socket notified", "live: page updated"):
         assert rows[row]["count"] == actions * 3, row
         assert rows[row]["lost"] == 0, row
+    # Each of the three others fetches its fresh board; the actor has its own in its action's answer (live.js).
+    assert document["fetches"] == actions * 3
