@@ -16,19 +16,18 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
-# report_only -> (header, the policy of a plain response, the path prefixes it is not sent for)
-_KEPT: dict[bool, tuple[str, str, tuple[str, ...]]] = {}
+# report_only -> (the policy of a plain response, the path prefixes it is not sent for)
+_KEPT: dict[bool, tuple[str, tuple[str, ...]]] = {}
 
 _OWN = ("_csp_config", "_csp_update", "_csp_replace", "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro")
 
 
-def _kept(report_only: bool) -> tuple[str, str, tuple[str, ...]]:
+def _kept(report_only: bool) -> tuple[str, tuple[str, ...]]:
     if report_only not in _KEPT:
         policy = getattr(
             settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY" if report_only else "CONTENT_SECURITY_POLICY", None
         )
         _KEPT[report_only] = (
-            HEADER_REPORT_ONLY if report_only else HEADER,
             build_policy(report_only=report_only),
             tuple((policy or {}).get("EXCLUDE_URL_PREFIXES") or ()),
         )
@@ -49,8 +48,8 @@ class CSPMiddleware(BaseCSPMiddleware):
             return super().process_response(request, response)
         if response.status_code in (404, 500) and settings.DEBUG:  # Django's debug pages, as django-csp
             return response
-        for report_only in (False, True):
-            header, policy, excluded = _kept(report_only)
+        for report_only, header in ((False, HEADER), (True, HEADER_REPORT_ONLY)):
+            policy, excluded = _kept(report_only)
             exempt = getattr(response, "_csp_exempt_ro" if report_only else "_csp_exempt", False) is not False
             if policy and header not in response and not exempt and not request.path_info.startswith(excluded):
                 response[header] = policy
