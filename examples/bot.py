@@ -307,7 +307,9 @@ def main(argv=None) -> int:
     parser.add_argument("--password")
     parser.add_argument("--email")
     parser.add_argument("--game", type=int, help="the game to join or go on playing")
-    parser.add_argument("--invite", help="a private game's invite code")
+    parser.add_argument(
+        "--invite", help="a private game's invite code (write --invite=CODE if an older code begins with -)"
+    )
     parser.add_argument("--seats", type=int, default=3, help="the size of a game the bot creates")
     parser.add_argument(
         "--kind", default="storyteller", choices=["storyteller", "think_alike"], help="the game to play"

@@ -10,7 +10,16 @@ from games import kinds
 
 
 def new_invite_code() -> str:
-    return secrets.token_urlsafe(12)
+    """Sixteen URL-safe characters (72 random bits) that begin and end with a letter or a digit.
+
+    A code that began with "-" would be read as an option on a command line
+    (``bot.py --invite -x...``), and one that ended with "-" or "_" can be cut
+    off a link by a mail or chat program's link finder.
+    """
+    while True:
+        code = secrets.token_urlsafe(12)
+        if code[0].isalnum() and code[-1].isalnum():
+            return code
 
 
 class Game(models.Model):

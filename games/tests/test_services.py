@@ -1,10 +1,13 @@
 import random
+import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games.api.schemas import INVITE_CODE
 from games.models import Game, Move, Seat
+from games.models.game import new_invite_code
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_join, game_leave, game_start
 from storyteller.models import StorytellerRound
@@ -27,6 +30,15 @@ def snapshot(game: Game):
         seats,
         Move.objects.filter(game=game).count(),
     )
+
+
+def test_invite_codes_begin_and_end_with_a_letter_or_digit():
+    # One in 32 plain token_urlsafe codes begins or ends with "-" or "_": 3,000 draws all but surely meet one.
+    codes = {new_invite_code() for _ in range(3000)}
+    assert len(codes) == 3000
+    for code in codes:
+        assert len(code) == 16 and re.fullmatch(INVITE_CODE, code), code
+        assert code[0].isalnum() and code[-1].isalnum(), code
 
 
 class TestLobby:
