@@ -8,6 +8,8 @@ from django.views.static import serve
 from games import views as game_views
 
 urlpatterns = [
+    # The API first: a bot's every request is resolved here, and no other pattern takes a path under it.
+    path("api/v1/", include("games.api.urls")),
     path("", game_views.home, name="home"),
     path("healthz", game_views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
@@ -20,7 +22,6 @@ urlpatterns = [
     path("games/", include("bots.urls")),  # games/<id>/bots/
     path("notifications/", include("notifications.urls")),
     path("", include("notifications.root_urls")),  # sw.js, manifest.webmanifest
-    path("api/v1/", include("games.api.urls")),
     path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
