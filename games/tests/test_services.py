@@ -243,6 +243,19 @@ class TestBadInput:
         self.assert_refused(game, me, {"type": "dance"}, "bad_action")
         self.assert_refused(game, me, {"type": "clue", "card": mine, "text": "ok"}, "stale", expected_round=7)
 
+    def test_the_databases_guard_of_one_move_a_round_refuses_and_changes_nothing(self):
+        # The engine would take this clue; the move's row is already there (as if written by a second
+        # request the engine did not see), so the unique constraint refuses it, and the whole action goes.
+        game, users = started_game(4)
+        teller = users[0]
+        card = view_for(game, teller)["hand"][0]["id"]
+        seat = game.seats.get(user=teller)
+        Move.objects.create(game=game, seat=seat, round=game.round, kind="clue", payload={}, version=game.version)
+        self.assert_refused(game, teller, {"type": "clue", "card": card, "text": "ok"}, "already_acted")
+        assert Move.objects.filter(game=game, kind="clue").count() == 1
+        # The connection is still good for the next request.
+        assert Game.objects.filter(pk=game.pk).exists()
+
     def test_stranger_cannot_act(self):
         game, users = started_game(3)
         card = view_for(game, users[0])["hand"][0]["id"]
