@@ -144,6 +144,22 @@ def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
+def game_remember(game: Game, seats: list[Seat]) -> None:
+    """After a service's commit: ``game`` and ``seats`` (with their users) as it wrote them are what a read
+    would give now, so the views asked next (the actor's own answer first) start from them instead of
+    reading the game again. Kept only if its creator is one of the seated users (a view shows who made the
+    game); else the next read does it, as before. Call it only once the write has committed."""
+    creator = next((seat.user for seat in seats if seat.user_id == game.creator_id), None)
+    if creator is None or any(not _SEAT_USER.is_cached(seat) for seat in seats):
+        return
+    # The stamp ``game_version`` reads, made from the game itself: the creation time as the database keeps it.
+    # (Should another commit have moved the game on meanwhile, this entry is simply not asked for.)
+    stamp = (game.version, str(connection.ops.adapt_datetimefield_value(game.created_at)))
+    game = _copy(game)
+    _GAME_CREATOR.set_cached_value(game, creator)
+    recent_games.put(game.pk, stamp, game, seats)
+
+
 @prepared
 def _game_with_creator(game_id: int):
     return Game.objects.select_related("creator").filter(pk=game_id)
@@ -169,6 +185,8 @@ def seats_of(game: Game, *, with_users: bool = False) -> list[Seat]:
 
 
 _SEAT_GAME = Seat._meta.get_field("game")
+_SEAT_USER = Seat._meta.get_field("user")
+_GAME_CREATOR = Game._meta.get_field("creator")
 
 
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:

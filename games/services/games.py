@@ -2,6 +2,7 @@
 
 import secrets
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -13,7 +14,7 @@ from accounts.models import Colour
 from games import kinds, signals
 from games.engine.errors import RuleError
 from games.models import Game, Move, Seat
-from games.selectors.games import seats_of
+from games.selectors.games import game_remember, seats_of
 from games.selectors.timeouts import note_no_timeouts
 
 from . import events
@@ -194,7 +195,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
     now = now or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id=game_id)
-        seats = seats_of(game)
+        seats = seats_of(game, with_users=True)  # their users for the views asked next (game_remember)
         seat = _seat_of(game, user, seats)
         if game.status == Game.Status.FINISHED:
             raise GameError("game_finished", _("This game is over."))
@@ -215,6 +216,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
         if not played_for_absent:
             note_no_timeouts(game)
+        transaction.on_commit(partial(game_remember, game, seats))
     return game
 
 

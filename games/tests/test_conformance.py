@@ -8,6 +8,8 @@ passes instead (always, when the kind offers no action). At every step:
 - the stored state reads back, and writes again, to the same dict (``to_dict`` /
   ``from_dict`` round trips);
 - the version goes up by one with every change;
+- what an action leaves for the views asked next (``game_remember``) is what reading the
+  game and its seats again gives, field by field;
 - the page renders for every seat and for a spectator;
 - a seat's choice made in secret (a phase that goes on after it) shows in no other
   seat's view nor the spectator's: no new text of it, no new id of it;
@@ -19,13 +21,13 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from accounts.services import token_create
 from games import kinds
-from games.models import Game, Move
-from games.selectors.games import game_view
+from games.models import Game, Move, Seat
+from games.selectors.games import game_version, game_view, recent_games, seats_of
 from games.services.games import game_act, game_create, game_expire, game_join
 from games.tests.factories import UserFactory
 from games.tests.odd_one_out.kind import KIND as ODD
@@ -142,6 +144,24 @@ def check_pages(game, viewers) -> None:
         viewer.check(game)
 
 
+def _fields(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
+
+
+def check_remembered(game: Game) -> None:
+    """The game and seats an action left for the next views equal what the database gives back."""
+    remembered = recent_games.get(game.pk, game_version(game_id=game.pk))
+    assert remembered is not None, "an action leaves the game it wrote for the views asked next"
+    kept, kept_seats = remembered
+    read = Game.objects.select_related("creator").get(pk=game.pk)
+    read_seats = seats_of(read, with_users=True)
+    assert _fields(kept) == _fields(read)
+    assert [_fields(seat) for seat in kept_seats] == [_fields(seat) for seat in read_seats]
+    assert kept.creator.pk == read.creator.pk
+    assert [seat.user.pk for seat in kept_seats] == [seat.user.pk for seat in read_seats]
+    assert all(isinstance(seat, Seat) for seat in kept_seats)
+
+
 def play_at_random(kind, seed, *, api: bool = True) -> Game:
     """A game of ``kind`` played to its end at random (seeded), checked at every step."""
     rng = random.Random(f"{kind.slug}-{seed}")
@@ -156,7 +176,9 @@ def play_at_random(kind, seed, *, api: bool = True) -> Game:
         action = offers[seat]
         secret = len(waiting) > 1  # several seats awaited: each chooses while the others still may
         before = views_of(game, users, spectator) if secret else None
-        game_act(game_id=game.pk, user=by_seat[seat], action=action, expected_round=game.round)
+        with TestCase.captureOnCommitCallbacks(execute=True):  # the test's transaction never commits
+            game_act(game_id=game.pk, user=by_seat[seat], action=action, expected_round=game.round)
+        check_remembered(game)
         game.refresh_from_db()
         if secret and kind.phase_key(kind.engine.from_dict(game.state)) == kind.phase_key(state):
             after = views_of(game, users, spectator)
@@ -180,7 +202,9 @@ def play_at_random(kind, seed, *, api: bool = True) -> Game:
         version = game.version
         if rng.random() < RESIGN_SOMETIMES:
             seat = rng.choice([s for s in range(seats) if s not in state.resigned])
-            game_act(game_id=game.pk, user=by_seat[seat], action={"type": "resign"})
+            with TestCase.captureOnCommitCallbacks(execute=True):
+                game_act(game_id=game.pk, user=by_seat[seat], action={"type": "resign"})
+            check_remembered(game)
             acted += 1
         elif game.is_paused:  # too few present: no deadline runs, the game waits for someone to act
             assert game.deadline_at is None and offers, "a paused game must wait for an action it can take"

@@ -4,6 +4,7 @@ versions, languages or browsers."""
 
 import random
 import re
+from functools import partial
 from unittest import mock
 
 import pytest
@@ -245,6 +246,37 @@ def test_the_api_view_is_made_once_per_version_and_viewer():
     assert one == two and len(second) < len(first)
     assert play_step(game, users, random.Random(5))
     assert api.get(url).json()["version"] == one["version"] + 1
+
+
+@pytest.mark.django_db(transaction=True)  # what an action leaves is kept once it commits
+@pytest.mark.parametrize("via", ["api", "page"])
+def test_the_answer_to_an_action_starts_from_the_game_it_wrote_not_from_reading_it_again(via):
+    game, users = started_game(4)
+    teller = users[0]
+    card = view_for(game, teller)["hand"][0]["id"]
+    action = {"type": "clue", "round": 1, "card": card, "text": "a fox"}
+    if via == "api":
+        client = Client(HTTP_AUTHORIZATION=f"Bearer {token_create(user=teller, name='bot')[1]}")
+        post = partial(client.post, f"/api/v1/games/{game.pk}/actions", action, content_type="application/json")
+    else:
+        post = partial(signed_in(teller).post, reverse("games:act", args=[game.pk]), action, HTTP_HX_REQUEST="true")
+    with CaptureQueriesContext(connection) as queries:
+        response = post()
+    assert response.status_code == 200
+    sql = [query["sql"] for query in queries.captured_queries]
+    after = sql[next(i for i, q in enumerate(sql) if q.upper().startswith("COMMIT")) + 1 :]
+    # After the commit, the game's version only: neither the game nor its seats are read again.
+    assert [q for q in after if "games_game" in q or "games_seat" in q] == [
+        q for q in after if q.startswith('SELECT "version", "created_at" FROM "games_game"')
+    ]
+    assert len([q for q in after if "games_game" in q]) == 1
+    assert "a fox" in response.content.decode()
+    # Another player's view at that version is the one a fresh read gives.
+    game.refresh_from_db()
+    other = users[1]
+    kept = game_view(game=game, seats=game_get_for_viewer(game_id=game.pk, user=other)[1], user=other)
+    recent_games.clear()
+    assert kept == view_for(game, other)
 
 
 def test_a_game_read_again_at_its_version_comes_from_memory_and_a_new_version_does_not():
