@@ -103,6 +103,26 @@ def test_values_lists_aggregates_strings_and_lists_of_every_length(compiles):
     assert compiles == []
 
 
+def test_a_call_shares_the_built_query_and_leaves_it_as_it_was():
+    game, users = started_game(4)
+    ids = [user.pk for user in users]
+    list(seats_with_users(game.pk)), dict(unread_counts(ids))  # built and compiled
+    built = [
+        compiled.queryset.query
+        for compiled in [*seats_with_users._compiled.values(), *unread_counts._compiled.values()]
+    ]
+
+    def state(query):
+        return (str(query.where), dict(query.alias_map), dict(query.alias_refcount), query.annotations.copy())
+
+    before = [state(query) for query in built]
+    runs = [seats_with_users(game.pk), seats_with_users(10**12), unread_counts(ids), unread_counts(ids[::-1])]
+    assert runs[0].query is not built[0] and runs[0].query.where is built[0].where  # shared, not copied
+    assert [len(list(run)) for run in runs] == [4, 0, len(dict(unread_counts(ids))), len(dict(unread_counts(ids)))]
+    assert [state(query) for query in built] == before
+    assert list(seats_with_users(game.pk))[0].user.pk == ids[0]  # and the next call is as good as the first
+
+
 def test_a_long_list_runs_as_a_plain_queryset_and_is_not_kept():
     from config.prepared import LONGEST_KEPT
 
