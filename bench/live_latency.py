@@ -424,7 +424,10 @@ async def run_live(games, args, servers, on_open=None) -> Results:
     import httpx
     from websockets.asyncio.client import connect
 
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    # A connection idle for 2 s is not reused: uvicorn closes one idle for 5 s (--timeout-keep-alive), and
+    # httpx's own limit is the same 5 s, so a request sent as the server closed its connection got no answer
+    # (httpx.ReadError; a browser sends it again, httpx does not).
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400, keepalive_expiry=2.0)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
 
         async def connect_player(player):
