@@ -26,9 +26,10 @@ import threading
 from dataclasses import dataclass
 
 from django.core.exceptions import EmptyResultSet
-from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Expression, QuerySet
 from django.db.models.sql.query import Query
+from django.db.models.sql.subqueries import UpdateQuery
 from django.db.transaction import TransactionManagementError
 
 _STAND_IN_BASE = -(2**61)  # far from any id; each argument's stand-in is its own number
@@ -208,3 +209,122 @@ def _holds_stand_in(param) -> bool:
 def prepared(build) -> PreparedQuery:
     """Decorate a function that builds a queryset from its arguments: it is built and compiled once."""
     return PreparedQuery(build)
+
+
+class _Slot(Expression):
+    """Where a prepared UPDATE's new value goes: a parameter of its own, its stand-in replaced on each call."""
+
+    contains_aggregate = False
+    contains_over_clause = False
+
+    def __init__(self, stand_in: int, output_field):
+        super().__init__(output_field=output_field)
+        self.stand_in = stand_in
+
+    def as_sql(self, compiler, connection):
+        return "%s", [self.stand_in]
+
+
+@dataclass(frozen=True)
+class _CompiledUpdate:
+    sql: str | None  # None: no row can match
+    params: tuple  # ("arg", index into the call's values, its wrapper or None) or ("const", value, None)
+    names: tuple  # the fields set, as the call names them, in the order of their values after the arguments
+    fields: tuple  # and those fields
+
+
+class PreparedUpdate:
+    """``build(*args).update(**values)``, its UPDATE built and compiled once per database, shape of the
+    arguments and set of fields written; each call runs the kept SQL with its arguments and values.
+
+        close_turns = prepared_update(lambda seat_ids: Turn.objects.filter(seat_id__in=seat_ids))
+        close_turns([1, 2], closed_at=now)  # the rows updated, as QuerySet.update() gives
+
+    The arguments are those of a prepared query (ints, strings, lists of them); the values are any the
+    fields take (a datetime, None, a model instance for a foreign key), made ready for the database on each
+    call as the ORM makes them (``get_db_prep_save``). A field that wants a placeholder of its own, or one the
+    query cannot set directly (a parent model's), is refused when the update is first built."""
+
+    def __init__(self, build):
+        self.build = build
+        self._compiled: dict[tuple, _CompiledUpdate] = {}
+        self._lock = threading.Lock()
+        self.__doc__ = build.__doc__
+
+    def __call__(self, *args, using: str = DEFAULT_DB_ALIAS, **values) -> int:
+        if not values:
+            raise TypeError("a prepared update sets at least one field")
+        shape = _shape(args)
+        names = tuple(sorted(values))
+        if any(isinstance(part, tuple) and len(part[1]) > LONGEST_KEPT for part in shape):
+            return self.build(*args).using(using).update(**values)
+        key = (using, shape, names)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get(key) or self._compile(using, shape, names)
+                self._compiled[key] = compiled
+        if compiled.sql is None:
+            return 0
+        connection = connections[using]
+        new = [_db_value(field, values[name], connection) for name, field in zip(compiled.names, compiled.fields)]
+        call = _flatten(args) + new
+        params = tuple(
+            item if kind == "const" else call[item] if wrap is None else wrap(call[item])
+            for kind, item, wrap in compiled.params
+        )
+        with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            return cursor.rowcount
+
+    def _compile(self, using: str, shape: tuple, names: tuple) -> _CompiledUpdate:
+        args, stand_ins = _stand_ins(shape)
+        queryset = self.build(*args).using(using)
+        meta = queryset.model._meta
+        fields = tuple(meta.get_field(name) for name in names)
+        for field in fields:
+            if hasattr(field, "get_placeholder") or field.model is not meta.concrete_model or not field.concrete:
+                raise ValueError(f"{self.build!r}: {field.name} cannot be set by a prepared update")
+        slots = [_STAND_IN_BASE - len(stand_ins) - index for index in range(len(fields))]
+        query = queryset.query.chain(UpdateQuery)
+        query.add_update_values({name: _Slot(slot, f) for name, f, slot in zip(names, fields, slots, strict=True)})
+        try:
+            sql, params = query.get_compiler(using=using).as_sql()
+        except EmptyResultSet:
+            return _CompiledUpdate(None, (), names, fields)
+        where = {stand_in: index for index, stand_in in enumerate([*stand_ins, *slots])}
+        kept = tuple(_kept(param, where) for param in params)
+        missing = set(range(len(where))) - {item for kind, item, _wrap in kept if kind == "arg"}
+        if missing or any(_holds_stand_in(param) for kind, param, _wrap in kept if kind == "const"):
+            raise ValueError(f"{self.build!r}: an argument does not reach the SQL as a parameter of its own")
+        return _CompiledUpdate(sql, kept, names, fields)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._compiled.clear()
+
+
+def _kept(param, where: dict) -> tuple:
+    """A compiled parameter: a call's value (``("arg", index, wrap)``) or a constant. On PostgreSQL the ORM
+    passes a small integer field's values wrapped in psycopg's type (``Int2``): a stand-in so wrapped is the
+    call's value, wrapped the same way."""
+    if _is_stand_in(param, where):
+        return ("arg", where[param], None)
+    if isinstance(param, int) and not isinstance(param, bool) and int(param) in where:
+        return ("arg", where[int(param)], type(param))
+    return ("const", param, None)
+
+
+def _db_value(field, value, connection):
+    """A new value as ``QuerySet.update`` writes it (SQLUpdateCompiler): an instance of a related model by its
+    key, any other value made ready by its field."""
+    if hasattr(value, "prepare_database_save"):
+        if not field.remote_field:
+            raise TypeError(f"{field.name} takes no model instance ({value!r})")
+        value = value.prepare_database_save(field)
+    return field.get_db_prep_save(value, connection=connection)
+
+
+def prepared_update(build) -> PreparedUpdate:
+    """Decorate a function that builds a queryset to update: its UPDATE is built and compiled once."""
+    return PreparedUpdate(build)
