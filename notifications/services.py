@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count
 
-from config.prepared import prepared
+from config.prepared import prepared, prepared_update
 from games.kinds import GameKind
 from games.models import Game, Seat
 from games.services import events
@@ -44,9 +44,10 @@ def notify_game_change(
     # Seats that acted, and every seat of a phase that is over, are no longer asked.
     # By the seats' ids, not through a join to the game: a plain UPDATE, cheaper to build and to run.
     seat_ids = [seat.pk for seat in seats]
-    Turn.objects.filter(seat_id__in=seat_ids, closed_at__isnull=True).exclude(
-        phase_key=key, seat_id__in=[seat.pk for seat in waiting]
-    ).update(closed_at=now)
+    if waiting:
+        _open_turns_but(seat_ids, key, [seat.pk for seat in waiting], closed_at=now)
+    else:
+        _open_turns(seat_ids, closed_at=now)
     asked = kind.asked(after)
     waited = kind.engine.to_act(before) if before is not None and kind.phase_key(before) == phase_key else None
     if waited is not None and all(seat.position in waited for seat in waiting):
@@ -60,7 +61,7 @@ def notify_game_change(
             turn_pushes_queue(game=game, phase_key=key, seat_ids=[seat.pk for seat in newly_asked])
     if deadline_moved or newly_asked:
         # A new deadline (a new phase, a pause, a resumed game), or turns made just now.
-        Turn.objects.filter(seat_id__in=seat_ids, closed_at__isnull=True).update(remind_at=_remind_at(game))
+        _open_turns(seat_ids, remind_at=_remind_at(game))
 
     def note(seat, kind, **fields):
         fields.setdefault("round", after.round)
@@ -169,7 +170,7 @@ def _deliver(notes) -> None:
         values = tuple((field, getattr(note, field)) for field in _FIELDS)
         changed.setdefault(values, []).append(row.pk)
     for values, pks in changed.items():
-        Notification.objects.filter(pk__in=pks).update(**dict(values))
+        _notifications(pks, **dict(values))
     Notification.objects.bulk_create(new)
     _tell(sorted({user_id for user_id, _game in newest}))
 
@@ -182,7 +183,23 @@ def _tell(user_ids: list[int]) -> None:
     events.users_notified(unread={user_id: counts.get(user_id, 0) for user_id in user_ids})
 
 
-# The reads of every action, built and compiled once (config.prepared).
+# The reads and writes of every action, built and compiled once (config.prepared).
+@prepared_update
+def _open_turns(seat_ids: list[int]):
+    return Turn.objects.filter(seat_id__in=seat_ids, closed_at__isnull=True)
+
+
+@prepared_update
+def _open_turns_but(seat_ids: list[int], phase_key: str, waiting_ids: list[int]):
+    """The open turns of these seats but those of the waiting seats in this phase."""
+    return _open_turns.build(seat_ids).exclude(phase_key=phase_key, seat_id__in=waiting_ids)
+
+
+@prepared_update
+def _notifications(ids: list[int]):
+    return Notification.objects.filter(pk__in=ids)
+
+
 @prepared
 def _asked_already(seat_ids: list[int], phase_key: str):
     return Turn.objects.filter(seat_id__in=seat_ids, phase_key=phase_key).values_list("seat_id", flat=True)

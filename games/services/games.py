@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Colour
+from config.prepared import prepared_update
 from games import kinds, signals
 from games.engine.errors import RuleError
 from games.models import Game, Move, Seat
@@ -306,6 +307,11 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
     return True
 
 
+@prepared_update
+def _seats_by_id(seat_ids: list[int]):
+    return Seat.objects.filter(pk__in=seat_ids)
+
+
 def _played_for_absent(spec: kinds.GameKind, before, after, *, actor: int) -> dict[int, str]:
     """The absent seats an action's phase was waiting for, which the engine then played by the
     timeout rules (an absent seat holds no phase up): what that did for each, as a deadline would."""
@@ -416,7 +422,7 @@ def _persist(
         if changed:
             changes.setdefault(changed, []).append(seat.pk)
     for changed, pks in changes.items():
-        Seat.objects.filter(pk__in=pks).update(**dict(changed))
+        _seats_by_id(pks, **dict(changed))
     events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
     signals.state_changed.send(
         sender=Game,
