@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Count
-from django.db.models.sql.compiler import SQLCompiler
+from django.db.models.sql.compiler import SQLCompiler, SQLUpdateCompiler
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -18,19 +18,24 @@ from games.tests.factories import UserFactory, started_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def compiles(monkeypatch):
-    """How many SELECTs the ORM compiles (a list, one entry per compile, its SQL)."""
+def _counting(monkeypatch, compiler) -> list:
+    """The SQL of each statement ``compiler`` (a compiler class) compiles from now on, in a list."""
     seen = []
-    original = SQLCompiler.as_sql
+    original = compiler.as_sql
 
     def counting(self, *args, **kwargs):
         sql, params = original(self, *args, **kwargs)
         seen.append(sql)
         return sql, params
 
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    monkeypatch.setattr(compiler, "as_sql", counting)
     return seen
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """How many SELECTs the ORM compiles (a list, one entry per compile, its SQL)."""
+    return _counting(monkeypatch, SQLCompiler)
 
 
 def fields_of(instance) -> dict:
@@ -275,18 +280,7 @@ def test_an_api_token_is_looked_up_without_compiling_its_query_again(compiles):
 @pytest.fixture
 def update_compiles(monkeypatch):
     """How many UPDATEs the ORM compiles (their SQL)."""
-    from django.db.models.sql.compiler import SQLUpdateCompiler
-
-    seen = []
-    original = SQLUpdateCompiler.as_sql
-
-    def counting(self, *args, **kwargs):
-        sql, params = original(self, *args, **kwargs)
-        seen.append(sql)
-        return sql, params
-
-    monkeypatch.setattr(SQLUpdateCompiler, "as_sql", counting)
-    return seen
+    return _counting(monkeypatch, SQLUpdateCompiler)
 
 
 @prepared_update
