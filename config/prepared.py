@@ -41,7 +41,7 @@ LONGEST_KEPT = 16  # a game's seats and players fit; a longer list is built as a
 class _Compiled:
     queryset: QuerySet  # built with the stand-ins, its query already set up by the compiler
     sql: str | None  # None: nothing can match
-    params: tuple  # each either ("arg", index into the flattened values) or ("const", value)
+    params: tuple  # each ("arg", index into the flattened values, its wrapper or None) or ("const", value, None)
     select: list
     klass_info: dict | None
     annotation_col_map: dict | None
@@ -76,8 +76,7 @@ class _PreparedSQLQuery(Query):
             compiler.col_count = compiled.col_count
             compiler.has_extra_select = compiled.has_extra_select
             compiler.get_converters = lambda expressions: compiled.converters  # for the kept columns only
-            params = tuple(values[item] if kind == "arg" else item for kind, item in compiled.params)
-            return compiled.sql, params
+            return compiled.sql, _params(compiled.params, values)
 
         compiler.as_sql = as_sql
         return compiler
@@ -122,24 +121,51 @@ def _stand_ins(shape: tuple) -> tuple[tuple, list]:
     return args, made
 
 
-class PreparedQuery:
-    """``build(*args)`` (a queryset) built and compiled once per database and shape of arguments."""
+class _Prepared:
+    """What a prepared query and a prepared update share: ``build``, and what was compiled, by key."""
 
     def __init__(self, build):
         self.build = build
-        self._compiled: dict[tuple, _Compiled] = {}
+        self._compiled: dict[tuple, object] = {}
         self._lock = threading.Lock()
         self.__doc__ = build.__doc__
 
-    def __call__(self, *args, using: str = DEFAULT_DB_ALIAS) -> QuerySet:
-        shape = _shape(args)
-        if any(isinstance(part, tuple) and len(part[1]) > LONGEST_KEPT for part in shape):
-            return self.build(*args).using(using)
-        compiled = self._compiled.get((using, shape))
+    def _compiled_for(self, key: tuple, compile):
+        compiled = self._compiled.get(key)
         if compiled is None:
             with self._lock:
-                compiled = self._compiled.get((using, shape)) or self._compile(using, shape)
-                self._compiled[(using, shape)] = compiled
+                compiled = self._compiled.get(key) or compile()
+                self._compiled[key] = compiled
+        return compiled
+
+    def _kept(self, params, stand_ins: list) -> tuple:
+        """The compiled statement's parameters, each a call's value or a constant; refused if one of the
+        stand-ins did not reach the SQL as a parameter of its own."""
+        where = {stand_in: index for index, stand_in in enumerate(stand_ins)}
+        kept = tuple(_kept(param, where) for param in params)
+        missing = set(range(len(stand_ins))) - {item for kind, item, _wrap in kept if kind == "arg"}
+        if missing or any(_holds_stand_in(param) for kind, param, _wrap in kept if kind == "const"):
+            raise ValueError(f"{self.build!r}: an argument does not reach the SQL as a parameter of its own")
+        return kept
+
+    def clear(self) -> None:
+        """Forget what was compiled (a test that changes the database's settings)."""
+        with self._lock:
+            self._compiled.clear()
+
+
+def _too_long(shape: tuple) -> bool:
+    return any(isinstance(part, tuple) and len(part[1]) > LONGEST_KEPT for part in shape)
+
+
+class PreparedQuery(_Prepared):
+    """``build(*args)`` (a queryset) built and compiled once per database and shape of arguments."""
+
+    def __call__(self, *args, using: str = DEFAULT_DB_ALIAS) -> QuerySet:
+        shape = _shape(args)
+        if _too_long(shape):
+            return self.build(*args).using(using)
+        compiled = self._compiled_for((using, shape), lambda: self._compile(using, shape))
         if compiled.sql is None:  # nothing can match (``pk__in=[]``): no SQL to run
             return compiled.queryset.none()
         return _to_run(compiled.queryset, (compiled, _flatten(args)))
@@ -152,16 +178,11 @@ class PreparedQuery:
             sql, params = compiler.as_sql()
         except EmptyResultSet:
             return _Compiled(queryset, None, (), [], None, None, 0, False, False, {})
-        where = {stand_in: index for index, stand_in in enumerate(stand_ins)}
-        kept = tuple(("arg", where[param]) if _is_stand_in(param, where) else ("const", param) for param in params)
-        missing = set(range(len(stand_ins))) - {item for kind, item in kept if kind == "arg"}
-        if missing or any(_holds_stand_in(param) for kind, param in kept if kind == "const"):
-            raise ValueError(f"{self.build!r}: an argument does not reach the SQL as a parameter of its own")
         connection = connections[using]
         return _Compiled(
             queryset=queryset,
             sql=sql,
-            params=kept,
+            params=self._kept(params, stand_ins),
             select=compiler.select,
             klass_info=compiler.klass_info,
             annotation_col_map=compiler.annotation_col_map,
@@ -170,11 +191,6 @@ class PreparedQuery:
             for_update=bool(queryset.query.select_for_update and connection.features.has_select_for_update),
             converters=compiler.get_converters([column for column, *_ in compiler.select[: compiler.col_count]]),
         )
-
-    def clear(self) -> None:
-        """Forget what was compiled (a test that changes the database's settings)."""
-        with self._lock:
-            self._compiled.clear()
 
 
 def _to_run(built: QuerySet, prepared: tuple) -> QuerySet:
@@ -233,7 +249,7 @@ class _CompiledUpdate:
     fields: tuple  # and those fields
 
 
-class PreparedUpdate:
+class PreparedUpdate(_Prepared):
     """``build(*args).update(**values)``, its UPDATE built and compiled once per database, shape of the
     arguments and set of fields written; each call runs the kept SQL with its arguments and values.
 
@@ -245,36 +261,20 @@ class PreparedUpdate:
     call as the ORM makes them (``get_db_prep_save``). A field that wants a placeholder of its own, or one the
     query cannot set directly (a parent model's), is refused when the update is first built."""
 
-    def __init__(self, build):
-        self.build = build
-        self._compiled: dict[tuple, _CompiledUpdate] = {}
-        self._lock = threading.Lock()
-        self.__doc__ = build.__doc__
-
     def __call__(self, *args, using: str = DEFAULT_DB_ALIAS, **values) -> int:
         if not values:
             raise TypeError("a prepared update sets at least one field")
         shape = _shape(args)
         names = tuple(sorted(values))
-        if any(isinstance(part, tuple) and len(part[1]) > LONGEST_KEPT for part in shape):
+        if _too_long(shape):
             return self.build(*args).using(using).update(**values)
-        key = (using, shape, names)
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            with self._lock:
-                compiled = self._compiled.get(key) or self._compile(using, shape, names)
-                self._compiled[key] = compiled
+        compiled = self._compiled_for((using, shape, names), lambda: self._compile(using, shape, names))
         if compiled.sql is None:
             return 0
         connection = connections[using]
         new = [_db_value(field, values[name], connection) for name, field in zip(compiled.names, compiled.fields)]
-        call = _flatten(args) + new
-        params = tuple(
-            item if kind == "const" else call[item] if wrap is None else wrap(call[item])
-            for kind, item, wrap in compiled.params
-        )
         with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
+            cursor.execute(compiled.sql, _params(compiled.params, _flatten(args) + new))
             return cursor.rowcount
 
     def _compile(self, using: str, shape: tuple, names: tuple) -> _CompiledUpdate:
@@ -292,16 +292,7 @@ class PreparedUpdate:
             sql, params = query.get_compiler(using=using).as_sql()
         except EmptyResultSet:
             return _CompiledUpdate(None, (), names, fields)
-        where = {stand_in: index for index, stand_in in enumerate([*stand_ins, *slots])}
-        kept = tuple(_kept(param, where) for param in params)
-        missing = set(range(len(where))) - {item for kind, item, _wrap in kept if kind == "arg"}
-        if missing or any(_holds_stand_in(param) for kind, param, _wrap in kept if kind == "const"):
-            raise ValueError(f"{self.build!r}: an argument does not reach the SQL as a parameter of its own")
-        return _CompiledUpdate(sql, kept, names, fields)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._compiled.clear()
+        return _CompiledUpdate(sql, self._kept(params, [*stand_ins, *slots]), names, fields)
 
 
 def _kept(param, where: dict) -> tuple:
@@ -313,6 +304,13 @@ def _kept(param, where: dict) -> tuple:
     if isinstance(param, int) and not isinstance(param, bool) and int(param) in where:
         return ("arg", where[int(param)], type(param))
     return ("const", param, None)
+
+
+def _params(kept: tuple, values: list) -> tuple:
+    """A call's parameters: its values where the stand-ins were (wrapped as they were), the constants kept."""
+    return tuple(
+        item if kind == "const" else values[item] if wrap is None else wrap(values[item]) for kind, item, wrap in kept
+    )
 
 
 def _db_value(field, value, connection):

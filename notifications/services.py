@@ -44,7 +44,7 @@ def notify_game_change(
     # Seats that acted, and every seat of a phase that is over, are no longer asked.
     # By the seats' ids, not through a join to the game: a plain UPDATE, cheaper to build and to run.
     seat_ids = [seat.pk for seat in seats]
-    if waiting:
+    if waiting:  # (with none, the ORM folds the exclusion away, and its phase key with it: a statement of its own)
         _open_turns_but(seat_ids, key, [seat.pk for seat in waiting], closed_at=now)
     else:
         _open_turns(seat_ids, closed_at=now)
