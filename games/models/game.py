@@ -10,7 +10,7 @@ from games import kinds
 
 
 def new_invite_code() -> str:
-    """Sixteen URL-safe characters (72 random bits) that begin and end with a letter or a digit.
+    """Sixteen URL-safe characters (about 96 random bits) that begin and end with a letter or a digit.
 
     A code that began with "-" would be read as an option on a command line
     (``bot.py --invite -x...``), and one that ended with "-" or "_" can be cut
