@@ -23,3 +23,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+from config.warm import ready_and_freeze  # noqa: E402
+
+ready_and_freeze()
