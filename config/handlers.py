@@ -42,7 +42,7 @@ import contextvars
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -123,3 +123,32 @@ def _on_request_thread(loop, function, args):
     SyncToAsync.threadlocal.main_event_loop = loop
     SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
     return function(*args)
+
+
+def run_on_loop(function, *args):
+    """``await function(*args)`` on the server's event loop, from a thread, and its result (or its exception).
+
+    What ``async_to_sync`` does from a request's thread, at a fraction of the cost: asgiref copies this
+    thread's context into the coroutine's task and, once it is done, every context variable back (each
+    ``Local``'s storage re-homed on the way), some 0.3 ms of a request's thread and of the loop for each
+    message an action sends to the channel layer. Here the coroutine runs in a copy of this thread's context
+    (``run_coroutine_threadsafe``) and nothing is copied back, so it is only for coroutines that neither set
+    context variables this thread then reads nor call back into synchronous code (which asgiref would run
+    on this thread): sending to the channel layer. Where no server loop runs this process's work (a Celery
+    worker, a management command, a test), it is ``async_to_sync``."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if (
+        loop is None
+        or getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid()
+        or not loop.is_running()
+        or _running_loop() is not None  # this thread is a loop's own: async_to_sync refuses it
+    ):
+        return async_to_sync(function)(*args)
+    return asyncio.run_coroutine_threadsafe(function(*args), loop).result()
+
+
+def _running_loop():
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

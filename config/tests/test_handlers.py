@@ -8,7 +8,8 @@ from asgiref.testing import ApplicationCommunicator
 from django.core import signals
 from django.test import override_settings
 
-from config.handlers import PooledThreadsASGIHandler
+from config import handlers
+from config.handlers import PooledThreadsASGIHandler, run_on_loop
 from config.tests.urls_threads import meeting, under_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -155,6 +156,40 @@ def test_async_to_sync_in_a_request_runs_on_the_servers_loop_and_comes_back_to_t
     assert status == 200 and name.startswith("django-")
     assert under_loop["loop"] is loop
     assert under_loop["thread"] == name
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_run_on_loop_runs_a_coroutine_on_the_servers_loop_without_asgirefs_hop(monkeypatch):
+    """From a request's thread, the coroutine runs on the server's own loop and its result, or its exception,
+    comes back to the thread; asgiref's async_to_sync (which copies the whole context there and back) is
+    not used."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("async_to_sync used from a request's thread")
+
+    monkeypatch.setattr(handlers, "async_to_sync", refused)
+    app = PooledThreadsASGIHandler(threads=2)
+    under_loop.clear()
+
+    async def serve():
+        return asyncio.get_running_loop(), await get(app, path="/run-on-loop"), await get(app, "fail=1", "/run-on-loop")
+
+    loop, (status, said), (failed_status, failed) = asyncio.run(serve())
+    assert (status, failed_status) == (200, 200)
+    thread, result = said.split(" ", 1)
+    assert thread.startswith("django-") and result == "done"
+    assert failed.split(" ", 1)[1] == "raised from the loop"
+    assert under_loop["loop"] is loop
+
+
+def test_run_on_loop_without_a_server_loop_is_async_to_sync():
+    """A Celery worker or a management command has no server loop: the coroutine still runs, on a loop of its
+    own, and its result comes back."""
+
+    async def double(number):
+        return number * 2, asyncio.get_running_loop().is_running()
+
+    assert run_on_loop(double, 21) == (42, True)
 
 
 @override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"], LANGUAGE_CODE="en")

@@ -42,6 +42,24 @@ def through_the_loop(request):
     return HttpResponse(threading.current_thread().name)
 
 
+def run_on_the_loop(request):
+    """As a service telling the channel layer through ``config.handlers.run_on_loop``: the coroutine's result
+    comes back to the request's thread, and so does its exception (?fail=1)."""
+    from config.handlers import run_on_loop
+
+    async def on_loop(fail):
+        under_loop["loop"] = asyncio.get_running_loop()
+        if fail:
+            raise LookupError("from the loop")
+        return "done"
+
+    try:
+        said = run_on_loop(on_loop, bool(request.GET.get("fail")))
+    except LookupError as error:
+        said = f"raised {error}"
+    return HttpResponse(f"{threading.current_thread().name} {said}")
+
+
 def language(request):
     """The language this request starts in; ?set=xx activates another for the rest of it."""
     before = translation.get_language()
@@ -63,4 +81,5 @@ urlpatterns = [
     path("stream", streamed),
     path("loop", through_the_loop),
     path("language", language),
+    path("run-on-loop", run_on_the_loop),
 ]

@@ -8,10 +8,10 @@ import asyncio
 import logging
 from functools import partial
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from config.handlers import run_on_loop
 from config.resilience import Breaker
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def _send_many(messages) -> None:
     if layer is None:
         return
     try:
-        PUSHES.call(lambda: async_to_sync(_send_all)(layer, messages), lambda: None)
+        PUSHES.call(lambda: run_on_loop(_send_all, layer, messages), lambda: None)
     except Exception:  # a page that misses this catches up on its next check
         log.warning("could not publish %s", messages, exc_info=True)
 
