@@ -182,7 +182,7 @@ def _start(game: Game, *, now: datetime) -> None:
     game.status = Game.Status.ACTIVE
     # The table closes at the seats taken: the game is as big as its players.
     game.max_seats = seated
-    _persist(game, spec, before=None, after=state, now=now)
+    _persist(game, spec, before=None, after=state, now=now, whole_row=True)
 
 
 def game_act(*, game_id, user, action: dict, expected_round: int | None = None, now: datetime | None = None) -> Game:
@@ -312,6 +312,15 @@ def _seats_by_id(seat_ids: list[int]):
     return Seat.objects.filter(pk__in=seat_ids)
 
 
+@prepared_update
+def _game_by_id(game_id: int):
+    return Game.objects.filter(pk=game_id)
+
+
+# What a move or a timeout changes in a game's row (``_persist``); the rest is written when it starts.
+PLAYED_FIELDS = ("state", "round", "phase", "version", "status", "finished_at", "deadline_at", "is_paused")
+
+
 def _played_for_absent(spec: kinds.GameKind, before, after, *, actor: int) -> dict[int, str]:
     """The absent seats an action's phase was waiting for, which the engine then played by the
     timeout rules (an absent seat holds no phase up): what that did for each, as a deadline would."""
@@ -373,11 +382,20 @@ def _record_move(game: Game, seat: Seat, before, action: dict, *, by_timeout: bo
 
 
 def _persist(
-    game: Game, spec: kinds.GameKind, *, before, after, now: datetime, seats: list[Seat] | None = None
+    game: Game,
+    spec: kinds.GameKind,
+    *,
+    before,
+    after,
+    now: datetime,
+    seats: list[Seat] | None = None,
+    whole_row: bool = False,
 ) -> None:
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
-    ``seats``: the game's seats as the caller read them under the lock, if it did."""
+    ``seats``: the game's seats as the caller read them under the lock, if it did. ``whole_row``: the caller
+    changed more of the game than a move does (its start), so the whole row is saved; otherwise only
+    ``PLAYED_FIELDS`` are written, by an UPDATE compiled once."""
     engine = spec.engine
     deadline_before = game.deadline_at
     finished = str(after.phase) == "finished"
@@ -397,7 +415,10 @@ def _persist(
     ):
         game.deadline_at = now + timedelta(seconds=game.phase_seconds)
     game.is_paused = paused
-    game.save()
+    if whole_row:
+        game.save()
+    else:
+        _game_by_id(game.pk, **{name: getattr(game, name) for name in PLAYED_FIELDS})
 
     spec.record(game=game, before=before, after=after, now=now)
 
