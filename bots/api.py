@@ -1,10 +1,10 @@
 """The bots' API routes (added to the API by ``FABULA_API_ROUTERS``)."""
 
-from ninja import Router, Status
+from ninja import Router
 
 from games.api.errors import errors
 from games.api.games import GAME, AnyGameView
-from games.api.games import _view as game_view_out  # the one game view the API answers everywhere
+from games.api.games import view_response  # the one game view the API answers everywhere
 from games.api.limits import rate_hit
 
 from .services import game_bot_add
@@ -28,4 +28,4 @@ def games_bot_add(request, game_id: int):
     """
     rate_hit("actions", str(request.auth.pk))
     game_bot_add(game_id=game_id, user=request.user)
-    return Status(201, game_view_out(request, game_id))
+    return view_response(request, game_id, status=201)
