@@ -3,8 +3,7 @@
 from ninja import Router
 
 from games.api.errors import errors
-from games.api.games import GAME, AnyGameView
-from games.api.games import view_response  # the one game view the API answers everywhere
+from games.api.games import GAME, AnyGameView, view_response  # view_response: the one game view the API answers
 from games.api.limits import rate_hit
 
 from .services import game_bot_add

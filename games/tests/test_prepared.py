@@ -188,8 +188,8 @@ def test_select_for_update_is_refused_outside_a_transaction_as_the_orm_refuses_i
 
 def test_an_action_and_the_boards_it_causes_compile_no_read_twice(compiles, update_compiles):
     """The hot path's reads: an action under its lock, the notifications it writes, the fresh reads of the game;
-    and its writes: none of its UPDATEs (the game's row, its seats, turns, notifications) is compiled again. Two games play
-    the same actions: the first's may compile (each shape the first time), the second's must not."""
+    and its writes: none of its UPDATEs (the game's row, its seats, turns, notifications) is compiled again. Two
+    games play the same actions: the first's may compile (each shape the first time), the second's must not."""
 
     def play(measured: bool):
         game, users = started_game(4)
