@@ -39,7 +39,10 @@ print(json.dumps({
 
 def started() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL"))}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings.base", FABULA_VAR_DIR=os.environ.get("FABULA_VAR_DIR", ""))
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.base",
+        FABULA_VAR_DIR=os.environ.get("FABULA_VAR_DIR", str(ROOT / "var")),
+    )
     run = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout.strip().splitlines()[-1])
