@@ -94,17 +94,23 @@ _VIEWS = TypeAdapter(AnyGameView)
 def view_response(request, game_id, status: int = 200) -> HttpResponse:
     """The game as the request's user may see it: its JSON made as ninja makes an operation's answer (validated
     against the view's schema, the fields set only), but by pydantic's own serializer in one step, where ninja
-    dumps to Python objects and then through ``json.dumps`` (about twice the cost, on every action and view)."""
+    dumps to Python objects and then through ``json.dumps`` (about twice the cost, on every action and view).
+    The JSON is what is kept for the version, so a view asked again is neither built nor checked again."""
     game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
-    view = cached_view(
+    body = cached_view(
         request,
         game=game,
         seats=seats,
-        build=lambda game, seats: view_out(game_view(game=game, seats=seats, user=request.user), request=request),
+        build=lambda game, seats: _view_json(
+            view_out(game_view(game=game, seats=seats, user=request.user), request=request)
+        ),
         extra=request.build_absolute_uri("/"),  # its links are absolute
     )
-    body = _VIEWS.dump_json(_VIEWS.validate_python(view), exclude_unset=True)
     return HttpResponse(body, status=status, content_type="application/json; charset=utf-8")
+
+
+def _view_json(view: dict) -> bytes:
+    return _VIEWS.dump_json(_VIEWS.validate_python(view), exclude_unset=True)
 
 
 def _kind_of(game_id: int):

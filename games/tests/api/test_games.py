@@ -270,3 +270,21 @@ class TestDetail:
         assert client.delete("/games").status_code == 405
         client.client = type(client.client)(enforce_csrf_checks=True)
         assert error_of(client.post("/nothing/here", {})) == (404, "not_found")
+
+
+def test_a_view_asked_again_at_its_version_is_the_kept_json_and_nobody_elses(deck, make_player, monkeypatch):
+    """The JSON of a user's view is kept per version: asked again, it is neither built nor checked again;
+    someone else's view of the same version (a spectator here) is built for them, never the first user's."""
+    from games.api import games as api_games
+
+    user, client = make_player()
+    _other, other = make_player()
+    view = client.post("/games", {"seats": 3}).json()
+    first = client.get(f"/games/{view['id']}")
+    built = []
+    real = api_games._view_json
+    monkeypatch.setattr(api_games, "_view_json", lambda view: built.append(view["you"]["username"]) or real(view))
+    again = client.get(f"/games/{view['id']}")
+    assert again.status_code == 200 and again.content == first.content and built == []
+    theirs = other.get(f"/games/{view['id']}").json()
+    assert built == [theirs["you"]["username"]] and theirs["you"]["username"] != user.username
