@@ -40,10 +40,12 @@ thread, as Django expects.
 import asyncio
 import contextvars
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from django.core import signals
+from django.core.cache import caches
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
@@ -56,6 +58,7 @@ class PooledThreadsASGIHandler(ASGIHandler):
             raise ValueError("at least one thread")
         super().__init__()
         self.load_middleware(is_async=False)  # the synchronous chain (ASGIHandler built the async one)
+        keep_cache_backends_per_thread()
         self.threads = threads
         self._idle: asyncio.LifoQueue | None = None  # made on the server's event loop
 
@@ -103,6 +106,20 @@ class PooledThreadsASGIHandler(ASGIHandler):
         if not response.streaming:
             response.close()  # request_finished: the thread's database connection goes back
         return response
+
+
+def keep_cache_backends_per_thread() -> None:
+    """Keep each thread's cache backends from one request to the next, as under WSGI.
+
+    Django keeps them in an ``asgiref.local.Local``, per thread and per async context. Each request
+    here runs in a copy of the loop's context, so the backends a request made were forgotten with
+    it: every request built its caches again, the session's file-based one included
+    (``FileBasedCache`` makes sure of its folder when it is built, a system call), some 2-3% of the
+    server's time through the API. Kept per thread, a request thread builds each once; the loop's
+    thread has its own. Django replaces the storage itself when a test overrides ``CACHES``.
+    """
+    if not isinstance(caches._connections, threading.local):
+        caches._connections = threading.local()
 
 
 async def _on_thread(executor, function, *args):

@@ -31,6 +31,50 @@ REFUSALS = {
 }
 
 
+class HeadWithBody:
+    """A response's transport that writes its head with its body's first part, in one write.
+
+    uvicorn writes a response's status line and headers as soon as the application starts the
+    response, and its body when it comes: two writes, two system calls (on the loopback
+    interface the sender's call also does the receiver's work), where Django sends both in one
+    step. Here the head waits for the body's first part; should no body come in the same turn of
+    the event loop (a streamed answer still working on its first part), the head goes by itself
+    at the next turn. Everything but ``write`` is the transport's own, after what is held.
+    """
+
+    __slots__ = ("transport", "loop", "held")
+
+    def __init__(self, transport, loop):
+        self.transport = transport
+        self.loop = loop
+        self.held: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        if self.held is not None:
+            data, self.held = self.held + data, None
+        elif data.startswith(b"HTTP/") and data[9:10] != b"1":  # a response's head (not 100 Continue)
+            self.held = data
+            self.loop.call_soon(self.flush)
+            return
+        self.transport.write(data)
+
+    def flush(self) -> None:
+        if self.held is not None:
+            data, self.held = self.held, None
+            self.transport.write(data)
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def write_eof(self) -> None:
+        self.flush()
+        self.transport.write_eof()
+
+    def __getattr__(self, name):
+        return getattr(self.transport, name)
+
+
 class HeadTooLarge(Exception):
     """Raised inside the parser's callbacks: it stops parsing (httptools re-raises it as a parser error)."""
 
@@ -65,7 +109,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._head_open = False
+        cycle = self.cycle
         super().on_headers_complete()
+        if self.cycle is not cycle:  # a request to answer (an upgrade to a WebSocket makes none)
+            self.cycle.transport = HeadWithBody(self.transport, self.loop)
 
     def data_received(self, data: bytes) -> None:
         if self._refusal is not None:

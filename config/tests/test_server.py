@@ -1,13 +1,14 @@
 """The web server as bin/run starts it (uvicorn, config.server's protocol) answers an over-long URL
 414 and over-long headers 431, instead of reading them whole (headers) or a bare 400 (URLs)."""
 
+import asyncio
 import json
 import socket
 import time
 
 import pytest
 
-from config.server import MAX_HEADER_BYTES, MAX_URL_BYTES
+from config.server import MAX_HEADER_BYTES, MAX_URL_BYTES, HeadWithBody
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,6 +84,94 @@ def test_requests_within_the_bounds_are_served(asgi_server):
     status, _headers, body = exchange(asgi_server, request("/healthz?" + "f" * (MAX_URL_BYTES - 200), cookie))
     assert status == 200
     assert json.loads(body)["database"] == "ok"
+
+
+def test_answers_on_one_kept_alive_connection_come_whole_and_in_order(asgi_server):
+    """Each answer's head waits for its body (HeadWithBody): three requests on one connection, three answers."""
+    host, port = asgi_server.url.removeprefix("http://").split(":")
+    keep = request("/healthz").replace(b"Connection: close", b"Connection: keep-alive")
+    with socket.create_connection((host, int(port)), timeout=20) as connection:
+        for path in ("/healthz", "/no-such-page/"):
+            connection.sendall(keep.replace(b"/healthz", path.encode()))
+            answer = b""
+            while b"\r\n\r\n" not in answer or len(answer.partition(b"\r\n\r\n")[2]) < int(
+                answer.lower().partition(b"content-length: ")[2].partition(b"\r\n")[0] or b"-1"
+            ):
+                answer += connection.recv(65536)
+            status = int(answer.split(b" ", 2)[1])
+            assert status == (200 if path == "/healthz" else 404)
+        connection.sendall(request("/healthz"))
+        rest = b""
+        while data := connection.recv(65536):
+            rest += data
+    assert rest.startswith(b"HTTP/1.1 200 ") and rest.count(b"HTTP/1.1") == 1
+    assert json.loads(rest.partition(b"\r\n\r\n")[2])["database"] == "ok"
+
+
+class Recording:
+    """What a response's writes reach the socket as: each ``write`` one entry (a transport, as far as
+    HeadWithBody uses one)."""
+
+    def __init__(self):
+        self.writes: list = []
+
+    def write(self, data):
+        self.writes.append(data)
+
+    def close(self):
+        self.writes.append("closed")
+
+    def write_eof(self):
+        self.writes.append("eof")
+
+    def is_closing(self):
+        return False
+
+
+def test_a_responses_head_goes_out_with_its_body_in_one_write():
+    async def respond():
+        sent = Recording()
+        transport = HeadWithBody(sent, asyncio.get_running_loop())
+        transport.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
+        transport.write(b"ok")
+        await asyncio.sleep(0)  # the next turn of the loop: nothing was left behind to write
+        return sent.writes
+
+    assert asyncio.run(respond()) == [b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"]
+
+
+def test_a_head_whose_body_is_slow_goes_out_alone_at_the_loops_next_turn():
+    async def respond():
+        sent = Recording()
+        transport = HeadWithBody(sent, asyncio.get_running_loop())
+        transport.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+        held = list(sent.writes)
+        await asyncio.sleep(0)
+        alone = list(sent.writes)
+        transport.write(b"2\r\nok\r\n")
+        transport.write(b"0\r\n\r\n")
+        transport.close()
+        return held, alone, sent.writes
+
+    held, alone, writes = asyncio.run(respond())
+    assert held == [] and alone == [b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"]
+    assert writes[1:] == [b"2\r\nok\r\n", b"0\r\n\r\n", "closed"]
+
+
+def test_100_continue_is_not_held_and_a_close_writes_what_is_held_first():
+    async def respond():
+        sent = Recording()
+        transport = HeadWithBody(sent, asyncio.get_running_loop())
+        transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        first = list(sent.writes)
+        transport.write(b"HTTP/1.1 204 No Content\r\n\r\n")
+        transport.close()
+        await asyncio.sleep(0)
+        return first, sent.writes, transport.is_closing()
+
+    first, writes, closing = asyncio.run(respond())
+    assert first == [b"HTTP/1.1 100 Continue\r\n\r\n"]
+    assert writes[1:] == [b"HTTP/1.1 204 No Content\r\n\r\n", "closed"] and closing is False
 
 
 @pytest.mark.django_db(transaction=False)
