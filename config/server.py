@@ -61,7 +61,8 @@ class HeadWithBody:
     def flush(self) -> None:
         if self.held is not None:
             data, self.held = self.held, None
-            self.transport.write(data)
+            if not self.transport.is_closing():  # the client may have gone meanwhile: nothing to write to
+                self.transport.write(data)
 
     def close(self) -> None:
         self.flush()

@@ -124,8 +124,10 @@ class Recording:
     def write_eof(self):
         self.writes.append("eof")
 
+    closing = False
+
     def is_closing(self):
-        return False
+        return self.closing
 
 
 def test_a_responses_head_goes_out_with_its_body_in_one_write():
@@ -172,6 +174,18 @@ def test_100_continue_is_not_held_and_a_close_writes_what_is_held_first():
     first, writes, closing = asyncio.run(respond())
     assert first == [b"HTTP/1.1 100 Continue\r\n\r\n"]
     assert writes[1:] == [b"HTTP/1.1 204 No Content\r\n\r\n", "closed"] and closing is False
+
+
+def test_a_held_head_is_dropped_when_the_client_went_before_the_loops_next_turn():
+    async def respond():
+        sent = Recording()
+        transport = HeadWithBody(sent, asyncio.get_running_loop())
+        transport.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
+        sent.closing = True  # the connection was lost: uvloop refuses a write to a closed transport
+        await asyncio.sleep(0)
+        return sent.writes
+
+    assert asyncio.run(respond()) == []
 
 
 @pytest.mark.django_db(transaction=False)
