@@ -82,4 +82,7 @@ def test_the_cache_backends_of_many_requests_share_one_pool_and_a_breaker():
     assert probe.info("clients")["connected_clients"] - before <= 2
     assert len({id(backend._cache._get_connection_pool(False)) for backend in backends}) == 1
     assert len({id(backend.breaker) for backend in backends}) == 1
+    # and one redis-py client, not one built for each operation
+    clients = [backend._cache.get_client(write=write) for backend in backends for write in (False, True)]
+    assert len({id(client) for client in clients}) == 1
     backends[0].delete_many([f"fabula-test-pool-{number}" for number in range(30)])
