@@ -183,6 +183,20 @@ class ResilientRedisCache(RedisCache):
     def get(self, key, default=None, version=None):
         return self.breaker.call(lambda: super(ResilientRedisCache, self).get(key, default, version), lambda: default)
 
+    def hit(self, key, timeout: int, version=None) -> int:
+        """One more under ``key``, made to last ``timeout`` seconds if it is new: the count, in one round trip
+        (``add`` then ``incr``, as a cache without ``hit`` counts, are three: Django's ``incr`` asks whether
+        the key exists first). While Redis is down, 1: a limit fails open."""
+
+        def count():
+            redis_key = self.make_and_validate_key(key, version=version)
+            with self._cache.get_client(redis_key, write=True).pipeline(transaction=False) as pipe:
+                pipe.set(redis_key, 0, ex=timeout, nx=True)
+                pipe.incr(redis_key)
+                return pipe.execute()[1]
+
+        return self.breaker.call(count, lambda: 1)
+
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         return self.breaker.call(lambda: super(ResilientRedisCache, self).set(key, value, timeout, version), _none)
 

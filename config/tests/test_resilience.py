@@ -86,3 +86,36 @@ def test_the_cache_backends_of_many_requests_share_one_pool_and_a_breaker():
     clients = [backend._cache.get_client(write=write) for backend in backends for write in (False, True)]
     assert len({id(client) for client in clients}) == 1
     backends[0].delete_many([f"fabula-test-pool-{number}" for number in range(30)])
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_hit_counts_in_one_round_trip_with_the_keys_lifetime_set_once():
+    url = os.environ["REDIS_URL"]
+    backend = ResilientRedisCache(url, {"KEY_PREFIX": f"fabula-test-hit-{os.getpid()}"})
+    backend.delete("window")
+    sent = []
+    client = backend._cache.get_client(write=True)
+    real = client.connection_pool.get_connection
+
+    def counting(*args, **kwargs):
+        sent.append(args)
+        return real(*args, **kwargs)
+
+    client.connection_pool.get_connection = counting
+    try:
+        counts = [backend.hit("window", timeout=30) for _ in range(3)]
+    finally:
+        del client.connection_pool.get_connection
+    assert counts == [1, 2, 3]
+    assert len(sent) == 3  # a connection borrowed once a hit: one pipeline, one round trip
+    assert backend.get("window") == 3  # the cache's own reads see the count
+    ttl = client.ttl(backend.make_and_validate_key("window"))
+    assert 0 < ttl <= 30  # set when the key was made, not pushed back by later hits
+    backend.delete("window")
+
+
+def test_hit_fails_open_while_redis_is_down():
+    backend = ResilientRedisCache(
+        "redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2, "breaker_seconds": 30}}
+    )
+    assert [backend.hit("window", timeout=30) for _ in range(3)] == [1, 1, 1]

@@ -35,7 +35,9 @@ def rate_hit(scope: str, ident: str) -> None:
     digest = hashlib.sha256(ident.encode("utf-8", "replace")).hexdigest()[:32]
     key = f"api-rate:{scope}:{digest}:{window}"
     cache = caches["rates"]
-    if cache.add(key, 1, timeout=period + 1):
+    if hasattr(cache, "hit"):  # Redis (config.resilience): one round trip
+        count = cache.hit(key, timeout=period + 1)
+    elif cache.add(key, 1, timeout=period + 1):
         count = 1
     else:
         try:

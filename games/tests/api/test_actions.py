@@ -1,6 +1,7 @@
 """POST /api/v1/games/{id}/actions: clue, submit, vote, resign, and every way to get them wrong."""
 
 import hashlib
+import os
 import time
 
 import pytest
@@ -249,6 +250,28 @@ class TestBadInput:
         assert {caches["default"].get(key) for key in keys} == {None}  # ...and not in the shared default cache
         caches["rates"].clear()  # a new window: the counts begin again
         assert users[0][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code == 400
+
+    @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+    def test_on_redis_the_counts_refuse_alike(self, seated, settings):
+        from django.core.cache import caches
+
+        game_id, users = seated(3)
+        settings.CACHES = {
+            **settings.CACHES,
+            "rates": {
+                "BACKEND": "config.resilience.ResilientRedisCache",
+                "LOCATION": os.environ["REDIS_URL"],
+                "KEY_PREFIX": f"fabula-test-rates-{os.getpid()}-{time.time_ns()}",
+            },
+        }
+        settings.FABULA_API_RATES = {"actions": (3, 60)}
+        codes = [users[0][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code for _ in range(4)]
+        assert codes == [400, 400, 400, 429]
+        assert users[1][1].post(f"/games/{game_id}/actions", {"type": "dance"}).status_code == 400
+        token = ApiToken.objects.get(user=users[0][0])
+        digest = hashlib.sha256(str(token.pk).encode()).hexdigest()[:32]
+        keys = {f"api-rate:actions:{digest}:{int(time.time() // 60) - ago}" for ago in (0, 1)}
+        assert 4 in {caches["rates"].get(key) for key in keys}  # in Redis, the refused one counted too
 
     def test_no_token(self, seated, anon):
         game_id, _users = seated(3)
