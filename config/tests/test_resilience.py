@@ -119,3 +119,14 @@ def test_hit_fails_open_while_redis_is_down():
         "redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2, "breaker_seconds": 30}}
     )
     assert [backend.hit("window", timeout=30) for _ in range(3)] == [1, 1, 1]
+
+
+def test_redis_replies_are_parsed_by_hiredis_in_c():
+    """The lock files install hiredis, and redis-py (the cache, the rate counts, the channel layer's pub/sub)
+    then parses replies with it rather than in Python."""
+    import redis.asyncio.connection
+    import redis.connection
+    from redis._parsers import _AsyncHiredisParser, _HiredisParser
+
+    assert redis.connection.DefaultParser is _HiredisParser
+    assert redis.asyncio.connection.DefaultParser is _AsyncHiredisParser
