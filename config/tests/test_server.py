@@ -130,62 +130,57 @@ class Recording:
         return self.closing
 
 
-def test_a_responses_head_goes_out_with_its_body_in_one_write():
-    async def respond():
+def played(*steps) -> list:
+    """``steps`` through a HeadWithBody on a real event loop: bytes are written, "turn" lets the loop run
+    once, "close" closes, "gone" marks the connection lost, "seen" notes what has reached the socket so
+    far; what has reached it at the end (after one more turn) is noted last."""
+
+    async def play():
         sent = Recording()
         transport = HeadWithBody(sent, asyncio.get_running_loop())
-        transport.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
-        transport.write(b"ok")
-        await asyncio.sleep(0)  # the next turn of the loop: nothing was left behind to write
-        return sent.writes
+        seen = []
+        for step in steps:
+            if isinstance(step, bytes):
+                transport.write(step)
+            elif step == "turn":
+                await asyncio.sleep(0)
+            elif step == "close":
+                transport.close()
+            elif step == "gone":
+                sent.closing = True
+            elif step == "seen":
+                seen.append(list(sent.writes))
+        await asyncio.sleep(0)
+        return [*seen, sent.writes]
 
-    assert asyncio.run(respond()) == [b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"]
+    return asyncio.run(play())
+
+
+HEAD = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
+CHUNKED_HEAD = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
+
+
+def test_a_responses_head_goes_out_with_its_body_in_one_write():
+    assert played(HEAD, b"ok", "turn") == [[HEAD + b"ok"]]  # and nothing left behind for the next turn
 
 
 def test_a_head_whose_body_is_slow_goes_out_alone_at_the_loops_next_turn():
-    async def respond():
-        sent = Recording()
-        transport = HeadWithBody(sent, asyncio.get_running_loop())
-        transport.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
-        held = list(sent.writes)
-        await asyncio.sleep(0)
-        alone = list(sent.writes)
-        transport.write(b"2\r\nok\r\n")
-        transport.write(b"0\r\n\r\n")
-        transport.close()
-        return held, alone, sent.writes
-
-    held, alone, writes = asyncio.run(respond())
-    assert held == [] and alone == [b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"]
-    assert writes[1:] == [b"2\r\nok\r\n", b"0\r\n\r\n", "closed"]
+    chunks = [b"2\r\nok\r\n", b"0\r\n\r\n"]
+    assert played(CHUNKED_HEAD, "seen", "turn", "seen", *chunks, "close") == [
+        [],
+        [CHUNKED_HEAD],
+        [CHUNKED_HEAD, *chunks, "closed"],
+    ]
 
 
 def test_100_continue_is_not_held_and_a_close_writes_what_is_held_first():
-    async def respond():
-        sent = Recording()
-        transport = HeadWithBody(sent, asyncio.get_running_loop())
-        transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-        first = list(sent.writes)
-        transport.write(b"HTTP/1.1 204 No Content\r\n\r\n")
-        transport.close()
-        await asyncio.sleep(0)
-        return first, sent.writes, transport.is_closing()
-
-    first, writes, closing = asyncio.run(respond())
-    assert first == [b"HTTP/1.1 100 Continue\r\n\r\n"]
-    assert writes[1:] == [b"HTTP/1.1 204 No Content\r\n\r\n", "closed"] and closing is False
+    go_on, no_content = b"HTTP/1.1 100 Continue\r\n\r\n", b"HTTP/1.1 204 No Content\r\n\r\n"
+    assert played(go_on, "seen", no_content, "close") == [[go_on], [go_on, no_content, "closed"]]
 
 
 def test_a_held_head_is_dropped_when_the_client_went_before_the_loops_next_turn():
-    async def respond():
-        sent = Recording()
-        transport = HeadWithBody(sent, asyncio.get_running_loop())
-        transport.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
-        sent.closing = True  # the connection was lost: uvloop refuses a write to a closed transport
-        await asyncio.sleep(0)
-        return sent.writes
-
-    assert asyncio.run(respond()) == []
+    # uvloop refuses a write to a closed transport
+    assert played(CHUNKED_HEAD, "gone", "turn") == [[]]
 
 
 @pytest.mark.django_db(transaction=False)
