@@ -116,43 +116,39 @@ class Breaker:
 
 
 class SharedPoolRedisCacheClient(RedisCacheClient):
-    """Django's Redis cache client, with one connection pool per server for the whole process.
+    """Django's Redis cache client, with one redis-py client and its connection pool per server for the
+    whole process.
 
     Django keeps a cache backend per thread and per async context (``asgiref.local.Local``):
     under ASGI each request gets a new backend, with a new pool and so a new connection to
     Redis (a connect, a handshake, and redis-py looking up its own version among the
     installed packages). A profile of the live benchmark on Redis put a fifth of the
     server's time there, and the connections were left to the garbage collector. The pools
-    are shared here, so connections are taken and given back as a pool means them to be.
+    (and their clients) are shared here, so connections are taken and given back as a pool means them to be.
     """
 
-    _pools_of_process: dict = {}
-    _clients_of_process: dict = {}  # id of a pool -> the redis-py client on it
-    _pools_lock = threading.Lock()
-
-    def _get_connection_pool(self, write):
-        index = self._get_connection_pool_index(write)
-        key = (self._servers[index], repr(sorted(self._pool_options.items(), key=lambda item: item[0])))
-        pool = self._pools_of_process.get(key)
-        if pool is None:
-            with self._pools_lock:
-                pool = self._pools_of_process.get(key)
-                if pool is None:
-                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
-                    self._pools_of_process[key] = pool
-        return pool
+    _clients_of_process: dict = {}  # (server, pool options) -> a redis-py client on its own pool
+    _lock = threading.Lock()
 
     def get_client(self, key=None, *, write=False):
-        # Django builds a new redis-py client for every operation, and building one is costly (its
-        # response callbacks, a case-insensitive dict of a few hundred commands): through the API, on
-        # Redis, about 5% of the server's time went there (py-spy). A client borrows a connection from
-        # its pool for each command and is safe to share between threads: one per pool serves them all.
-        pool = self._get_connection_pool(write)
-        client = self._clients_of_process.get(id(pool))  # the pools live as long as the process
+        # Django also builds a new redis-py client for every operation, and building one is costly (its
+        # response callbacks, a case-insensitive dict of a few hundred commands: about 5% of the server's
+        # time through the API on Redis, py-spy). A client borrows a connection from its pool for each
+        # command and is safe to share between threads: one per pool serves them all.
+        index = self._get_connection_pool_index(write)
+        server = self._servers[index]
+        kept = (server, repr(sorted(self._pool_options.items(), key=lambda item: item[0])))
+        client = self._clients_of_process.get(kept)
         if client is None:
-            with self._pools_lock:
-                client = self._clients_of_process.setdefault(id(pool), self._client(connection_pool=pool))
+            with self._lock:
+                client = self._clients_of_process.get(kept)
+                if client is None:
+                    pool = self._pool_class.from_url(server, **self._pool_options)
+                    client = self._clients_of_process[kept] = self._client(connection_pool=pool)
         return client
+
+    def _get_connection_pool(self, write):
+        return self.get_client(write=write).connection_pool
 
 
 # One breaker per Redis server and process, for the same reason: a backend's own would be

@@ -42,18 +42,19 @@ class HeadWithBody:
     at the next turn. Everything but ``write`` is the transport's own, after what is held.
     """
 
-    __slots__ = ("transport", "loop", "held")
+    __slots__ = ("transport", "loop", "held", "head_written")
 
     def __init__(self, transport, loop):
         self.transport = transport
         self.loop = loop
         self.held: bytes | None = None
+        self.head_written = False  # one response per transport: only its first head is held
 
     def write(self, data: bytes) -> None:
         if self.held is not None:
             data, self.held = self.held + data, None
-        elif data.startswith(b"HTTP/") and data[9:10] != b"1":  # a response's head (not 100 Continue)
-            self.held = data
+        elif not self.head_written and not data.startswith(b"HTTP/1.1 1"):  # the head (100 Continue goes at once)
+            self.held, self.head_written = data, True
             self.loop.call_soon(self.flush)
             return
         self.transport.write(data)

@@ -164,6 +164,11 @@ def test_a_responses_head_goes_out_with_its_body_in_one_write():
     assert played(HEAD, b"ok", "turn") == [[HEAD + b"ok"]]  # and nothing left behind for the next turn
 
 
+def test_only_the_head_is_held_not_a_later_part_that_looks_like_one():
+    looks_like_a_head = b"HTTP/1.1 200 OK\r\n\r\n, quoted in a streamed body"
+    assert played(HEAD, b"ok", looks_like_a_head, "seen") == [[HEAD + b"ok", looks_like_a_head]] * 2
+
+
 def test_a_head_whose_body_is_slow_goes_out_alone_at_the_loops_next_turn():
     chunks = [b"2\r\nok\r\n", b"0\r\n\r\n"]
     assert played(CHUNKED_HEAD, "seen", "turn", "seen", *chunks, "close") == [

@@ -182,7 +182,7 @@ def _start(game: Game, *, now: datetime) -> None:
     game.status = Game.Status.ACTIVE
     # The table closes at the seats taken: the game is as big as its players.
     game.max_seats = seated
-    _persist(game, spec, before=None, after=state, now=now, whole_row=True)
+    _persist(game, spec, before=None, after=state, now=now)
 
 
 def game_act(*, game_id, user, action: dict, expected_round: int | None = None, now: datetime | None = None) -> Game:
@@ -389,13 +389,12 @@ def _persist(
     after,
     now: datetime,
     seats: list[Seat] | None = None,
-    whole_row: bool = False,
 ) -> None:
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
-    ``seats``: the game's seats as the caller read them under the lock, if it did. ``whole_row``: the caller
-    changed more of the game than a move does (its start), so the whole row is saved; otherwise only
-    ``PLAYED_FIELDS`` are written, by an UPDATE compiled once."""
+    ``before`` is None at the game's start, which changes more of the game than a move does: the whole row
+    is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE compiled once.
+    ``seats``: the game's seats as the caller read them under the lock, if it did."""
     engine = spec.engine
     deadline_before = game.deadline_at
     finished = str(after.phase) == "finished"
@@ -415,7 +414,7 @@ def _persist(
     ):
         game.deadline_at = now + timedelta(seconds=game.phase_seconds)
     game.is_paused = paused
-    if whole_row:
+    if before is None:
         game.save()
     else:
         _game_by_id(game.pk, **{name: getattr(game, name) for name in PLAYED_FIELDS})
