@@ -27,6 +27,12 @@ It reports:
 - deadlines: games due during the faults, expired exactly once.
 Exits 1 when an action was lost, a deadline was missed or expired twice, or a page
 never caught up.
+
+With ``--hostile`` it replays hostile input instead (bench/hostile/: slow and huge bodies, media, push
+endpoints, accounts, ...) against the embedded default started as ``bin/run`` starts it (or the site at
+``--base``), prints a row per check and a table, and exits 1 when any check fell:
+
+    .venv/bin/python bench/fault.py --hostile [--only AREA.CHECK] [--base http://127.0.0.1:8000]
 """
 
 import argparse
@@ -65,6 +71,10 @@ def parse_args(argv=None):
     parser.add_argument("--catch-up", type=float, default=90.0, help="seconds a page may take to be current (90)")
     parser.add_argument("--redis-port", type=int, default=6392, help="the port of this script's own redis-server")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hostile", action="store_true", help="replay the hostile-input checks (bench/hostile/)")
+    parser.add_argument("--base", help="with --hostile: a site already running, instead of starting bin/run")
+    parser.add_argument("--only", help="with --hostile: only the checks whose 'area.check' contains this")
+    parser.add_argument("--keep", action="store_true", help="with --hostile: keep the started site's files")
     args = parser.parse_args(argv)
     args.rounds = 1000  # games play until the run stops them
     args.servers = 1
@@ -447,6 +457,10 @@ def make_deadline_games(args, first_at: float, last_at: float) -> dict[int, int]
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.hostile:
+        from hostile.runner import main as hostile_main
+
+        return hostile_main(base=args.base, only=args.only, keep=args.keep)
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         print("Set DATABASE_URL to a PostgreSQL database (its name plus _bench is made and dropped).", file=sys.stderr)
         return 2

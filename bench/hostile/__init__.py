@@ -55,9 +55,8 @@ class Site:
         username = f"hostile{os.getpid()}x{number}{secrets.token_hex(2)}"
         password = secrets.token_urlsafe(16)
         with self.client() as plain:
-            answer = plain.post(
-                "/api/v1/accounts", json={"username": username, "email": f"{username}@example.com", "password": password}
-            )
+            signup = {"username": username, "email": f"{username}@example.com", "password": password}
+            answer = plain.post("/api/v1/accounts", json=signup)
             if answer.status_code != 201:
                 raise RuntimeError(f"sign-up failed: {answer.status_code} {answer.text[:200]}")
             answer = plain.post("/api/v1/tokens", json={"username": username, "password": password})
