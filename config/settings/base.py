@@ -311,6 +311,10 @@ else:
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Pushes wait on push services out on the internet: a queue of their own ("push"), consumed by a
+# worker of its own (bin/run, docker-compose.yml), so deadlines and bots (the default queue)
+# never wait behind a slow push service.
+CELERY_TASK_ROUTES = {"notifications.send_turn_pushes": {"queue": "push"}}
 
 # Game pace: seconds per phase. Live games use the short one; asynchronous
 # games let the creator pick from the range.
@@ -336,6 +340,27 @@ CELERY_BEAT_SCHEDULE = {
 FABULA_VAPID_PUBLIC_KEY = env.str("FABULA_VAPID_PUBLIC_KEY", default="")
 FABULA_VAPID_PRIVATE_KEY = env.str("FABULA_VAPID_PRIVATE_KEY", default="")
 FABULA_VAPID_SUBJECT = env.str("FABULA_VAPID_SUBJECT", default="mailto:admin@fabula.localhost")
+# Where a device's endpoint may point (notifications.endpoints): the push services browsers use,
+# "*." for any subdomain. Chrome and Android: FCM; Firefox: Mozilla's autopush; Safari: Apple's
+# web.push.apple.com; Edge on Windows: WNS (wns2-*.notify.windows.com).
+FABULA_PUSH_SERVICE_HOSTS = env.list(
+    "FABULA_PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "*.push.services.mozilla.com",
+        "*.push.apple.com",
+        "*.notify.windows.com",
+    ],
+)
+# Devices per account: a new one beyond this replaces the one subscribed longest ago.
+FABULA_PUSH_DEVICES_PER_USER = env.int("FABULA_PUSH_DEVICES_PER_USER", default=5)
+# A send gives up on a push service after this long: to connect, between two reads, in all.
+FABULA_PUSH_CONNECT_SECONDS = env.float("FABULA_PUSH_CONNECT_SECONDS", default=3.0)
+FABULA_PUSH_READ_SECONDS = env.float("FABULA_PUSH_READ_SECONDS", default=3.0)
+FABULA_PUSH_SEND_SECONDS = env.float("FABULA_PUSH_SEND_SECONDS", default=5.0)
+# Tests only, never from the environment: endpoints on 127.0.0.1 (the tests' push services).
+FABULA_PUSH_ALLOW_LOOPBACK = False
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
