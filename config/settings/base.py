@@ -5,6 +5,7 @@ an in-memory channel layer and a Celery broker that needs no server. Set
 DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis.
 """
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -336,9 +337,20 @@ CELERY_BEAT_SCHEDULE = {
 
 # Web Push (notifications.push): "your turn" on a device's lock screen. Off while the keys are
 # unset; `manage.py vapid_keys` prints a fresh pair. The subject is how a push service reaches
-# the site's operator (a mailto: or https: URL).
+# the site's operator (a mailto: or https: URL). With no keys in the environment, the pair in the
+# data folder: bin/run makes it on first start (`manage.py vapid_keys --ensure`) and keeps it
+# there, so push works out of the box. Production reads the environment only (production.py).
+FABULA_VAPID_KEYS_FILE = VAR_DIR / "vapid-keys.json"
 FABULA_VAPID_PUBLIC_KEY = env.str("FABULA_VAPID_PUBLIC_KEY", default="")
 FABULA_VAPID_PRIVATE_KEY = env.str("FABULA_VAPID_PRIVATE_KEY", default="")
+if not (FABULA_VAPID_PUBLIC_KEY or FABULA_VAPID_PRIVATE_KEY) and FABULA_VAPID_KEYS_FILE.exists():
+    try:
+        _vapid = json.loads(FABULA_VAPID_KEYS_FILE.read_text())
+        FABULA_VAPID_PUBLIC_KEY, FABULA_VAPID_PRIVATE_KEY = str(_vapid["public_key"]), str(_vapid["private_key"])
+    except (ValueError, KeyError, TypeError) as _error:
+        raise ImproperlyConfigured(
+            f"{FABULA_VAPID_KEYS_FILE} is not a VAPID key pair ({_error!r}): delete it, and bin/run makes a new one"
+        ) from None
 FABULA_VAPID_SUBJECT = env.str("FABULA_VAPID_SUBJECT", default="mailto:admin@fabula.localhost")
 # Where a device's endpoint may point (notifications.endpoints): the push services browsers use,
 # "*." for any subdomain. Chrome and Android: FCM; Firefox: Mozilla's autopush; Safari: Apple's
