@@ -15,7 +15,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.services.games import game_create, game_join
-from games.tests.browser import log_in
+from games.tests.browser import assert_accessible, log_in
 from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from notifications.models import GameMute, PushSubscription
@@ -148,6 +148,7 @@ def test_push_is_offered_once_the_first_game_has_started_and_asks_only_on_a_clic
     expect(accept).to_be_visible()
     expect(page.get_by_role("heading", name="Know when it is your turn")).to_be_visible()
     assert page.evaluate("window.permissionRequests") == 0  # no prompt without a click
+    assert_accessible(page, "#push-offer")
     screenshot(page, "push-offer-phone")
 
     accept.click()
