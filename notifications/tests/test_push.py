@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.contrib.staticfiles import finders
 from django.core import mail
 from django.core.management import call_command
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -26,7 +27,7 @@ from py_vapid import Vapid
 from accounts.services import token_create
 from games.tests.factories import UserFactory, started_game
 from games.tests.timeouts.steps import clue
-from notifications import presence
+from notifications import presence, push
 from notifications.emails import emails_send_due
 from notifications.models import GameMute, PushSubscription
 from notifications.push import vapid_keys_generate
@@ -578,3 +579,37 @@ def test_devices_and_mutes_are_in_the_data_export_and_go_with_the_account():
     assert data["muted_games"] == [game.pk]
     notifications_delete(sender=None, user=users[1])
     assert not PushSubscription.objects.exists() and not GameMute.objects.exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="writers at once need PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_devices_subscribed_at_once_keep_the_limit_and_one_endpoint_one_owner(settings):
+    settings.FABULA_PUSH_DEVICES_PER_USER = 3
+    settings.FABULA_VAPID_PUBLIC_KEY, settings.FABULA_VAPID_PRIVATE_KEY = vapid_keys_generate()
+    user, rival, third = UserFactory(), UserFactory(), UserFactory()
+    shared = subscription_json("https://fcm.googleapis.com/fcm/send/shared")
+    attempts = [(user, subscription_json(f"https://fcm.googleapis.com/fcm/send/d{n}")) for n in range(8)]
+    attempts += [(rival, shared), (third, shared)]
+    barrier = threading.Barrier(len(attempts))
+    outcomes: list[str] = []
+
+    def subscribe(person, data):
+        try:
+            barrier.wait()
+            push.subscription_save(user=person, data=data, user_agent="", language="", now=timezone.now())
+            outcomes.append("stored")
+        except push.SubscriptionInvalid as refusal:
+            outcomes.append(refusal.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=subscribe, args=attempt) for attempt in attempts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert PushSubscription.objects.filter(user=user).count() == 3
+    (owner,) = PushSubscription.objects.filter(endpoint=shared["endpoint"]).values_list("user", flat=True)
+    assert owner in (rival.pk, third.pk)
+    assert outcomes.count("endpoint_taken") == 1 and outcomes.count("stored") == 9
