@@ -9,9 +9,12 @@ it to their endpoints, signed with the site's VAPID key (RFC 8292). The service 
 (``templates/notifications/sw.js``, served at ``/sw.js``) shows it and opens the game on a tap.
 
 Push is on only when the VAPID keys are set (FABULA_VAPID_PUBLIC_KEY, FABULA_VAPID_PRIVATE_KEY;
-``manage.py vapid_keys`` makes a pair); without them nothing is queued and the settings
-page does not offer it. Nothing here raises into a game: a push that fails is logged, an
-endpoint the push service no longer knows (404, 410) is forgotten.
+``manage.py vapid_keys`` prints a pair, and bin/run keeps one in the data folder with
+``vapid_keys --ensure``, which the settings read when the environment gives none); without them
+nothing is queued and no page offers it. With them, the page of a started game offers it
+(``templatetags.notifications.game_mute_toggle``), never a first page load. Nothing here raises
+into a game: a push that fails is logged, an endpoint the push service no longer knows (404, 410)
+is forgotten.
 
 An endpoint is a URL the client chose, so it goes only to a known push service on a public
 address (``notifications.endpoints``), checked when it is stored and again at each send; no
@@ -335,9 +338,13 @@ async def _deliver_all(deliveries: list[Delivery]) -> list[int | None]:
         connect=settings.FABULA_PUSH_CONNECT_SECONDS,
         sock_read=settings.FABULA_PUSH_READ_SECONDS,
     )
-    connector = aiohttp.TCPConnector(resolver=PublicOnlyResolver())
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout, trust_env=False) as session:
-        return list(await asyncio.gather(*(_deliver(session, delivery) for delivery in deliveries)))
+    resolver = PublicOnlyResolver()
+    try:
+        connector = aiohttp.TCPConnector(resolver=resolver)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout, trust_env=False) as session:
+            return list(await asyncio.gather(*(_deliver(session, delivery) for delivery in deliveries)))
+    finally:
+        await resolver.close()  # a connector leaves a resolver it was given open
 
 
 async def _deliver(session: aiohttp.ClientSession, delivery: Delivery) -> int | None:
