@@ -1,16 +1,18 @@
-"""The push queue with real Celery workers as bin/run starts them on the embedded default: six push
-services that accept and never answer hold up neither the other pushes of the task nor a deadline
-on the default queue (issue 29, item 6)."""
+"""The push queue with real Celery workers as bin/run starts them, on the embedded default's broker and
+on Redis as in production: six push services that accept and never answer hold up neither the other
+pushes of the task nor a deadline on the default queue (issue 29, item 6)."""
 
 import time
 from datetime import timedelta
 
 import pytest
+from celery import Celery
 from django.conf import settings
 from django.utils import timezone
 
 from games.models import Game
 from games.tests.factories import started_game
+from games.tests.redis_server import free_port, needs_redis_server, start_redis, stop
 from games.tests.timeouts.steps import clue
 from games.tests.timeouts.test_beat import WORKER, embedded_env, start, stop_all
 from games.tests.timeouts.test_kill import file_broker
@@ -44,7 +46,22 @@ def wait_until(condition, timeout: float) -> float | None:
     return None
 
 
-def test_stalling_push_services_delay_neither_other_pushes_nor_deadlines(tmp_path):
+@pytest.fixture(params=["fabulafs", pytest.param("redis", marks=needs_redis_server)])
+def broker(request, tmp_path):
+    """The embedded default's file-system broker, or Redis (a server of the test's own): (env, sender)."""
+    if request.param == "fabulafs":
+        yield {}, file_broker(tmp_path)
+        return
+    port = free_port()
+    server = start_redis(port, tmp_path)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        yield {"CELERY_BROKER_URL": url}, Celery(broker=url, set_as_current=False)
+    finally:
+        stop(server)
+
+
+def test_stalling_push_services_delay_neither_other_pushes_nor_deadlines(tmp_path, broker):
     public, private = vapid_keys_generate()
     game, users = started_game(4)
     clue(game, users[0], 0, now=game.started_at)  # the three others are asked (no keys here: nothing queued)
@@ -62,9 +79,10 @@ def test_stalling_push_services_delay_neither_other_pushes_nor_deadlines(tmp_pat
         FABULA_VAPID_PRIVATE_KEY=private,
         FABULA_PUSH_READ_SECONDS=str(READ_SECONDS),
         FABULA_PUSH_SEND_SECONDS=str(SEND_SECONDS),
+        **broker[0],
     )
     push_env = {**env, "DJANGO_SETTINGS_MODULE": "notifications.tests.push_worker_settings"}
-    sender = file_broker(tmp_path)
+    sender = broker[1]
     sender.conf.task_routes = settings.CELERY_TASK_ROUTES  # the site's routing, as its web process sends
     worker = pusher = None
     with StallingServer() as stalling:
