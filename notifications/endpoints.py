@@ -17,6 +17,7 @@ between check and connect cannot slip past). Redirects are never followed (``not
 
 import errno
 import ipaddress
+import re
 import socket
 from urllib.parse import urlsplit
 
@@ -24,6 +25,8 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from aiohttp.resolver import DefaultResolver
 from django.conf import settings
 from django.utils.translation import gettext as _
+
+HOST_NAME = re.compile(r"^[a-z0-9]([a-z0-9.-]*[a-z0-9])?\.?$")
 
 
 class EndpointRefused(ValueError):
@@ -35,7 +38,7 @@ class EndpointRefused(ValueError):
 
 
 def _loopback_allowed() -> bool:
-    return bool(getattr(settings, "FABULA_PUSH_ALLOW_LOOPBACK", False))
+    return bool(settings.FABULA_PUSH_ALLOW_LOOPBACK)
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -92,7 +95,9 @@ def endpoint_check(url: str) -> None:
         raise EndpointRefused(_("The endpoint must be an https:// address."))
     if port not in (None, 443):
         raise EndpointRefused(_("The endpoint must use the default port."))
-    if address is not None or not host_known(host):
+    # Letters, digits, dots and hyphens only: a name the HTTP client cannot read as another host
+    # ("%2f", a backslash, a full-width letter...).
+    if address is not None or not HOST_NAME.match(host) or not host_known(host):
         raise EndpointRefused(_("The endpoint is not on a known push service."))
 
 

@@ -38,6 +38,13 @@ REFUSED = [
     ("https://evilfcm.googleapis.com/x", "known push service"),
     ("https://push.apple.com/x", "known push service"),  # "*." is a subdomain, not the name itself
     ("https://notify.windows.com.evil.example/x", "known push service"),
+    # Names an HTTP client might read as another host: only letters, digits, dots and hyphens pass.
+    ("https://evil.example%2f.push.apple.com/x", "known push service"),
+    ("https://evil.example%2F@x.push.apple.com/x", "user name"),
+    ("https://evil.example\\.push.apple.com/x", "known push service"),
+    ("https://web.push.apple.com%00.evil.example/x", "known push service"),
+    ("https://ｆcm.googleapis.com/fcm/send/x", "known push service"),
+    ("https://web_push.push.apple.com/x", "known push service"),
     ("https:///x", "not a valid address"),
     ("not a url", "not a valid address"),
 ]
