@@ -25,7 +25,8 @@ from PIL import Image
 from py_vapid import Vapid
 
 from accounts.services import token_create
-from games.tests.factories import UserFactory, started_game
+from games.services.games import game_create, game_join
+from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.timeouts.steps import clue
 from notifications import presence, push
 from notifications.emails import emails_send_due
@@ -460,6 +461,22 @@ class TestSubscribing:
         settings.FABULA_VAPID_PUBLIC_KEY = ""
         page = client.get(reverse("notifications:settings")).content.decode()
         assert "Notify this device" not in page and "push.js" not in page
+
+
+class TestOffer:
+    def test_the_page_of_a_started_game_offers_push_to_its_players_only_with_keys(self, settings, vapid):
+        player, second, third = UserFactory.create_batch(3)
+        game = game_create(creator=player, max_seats=3, options={"deck": deck_with_cards().pk})
+        game_join(game_id=game.pk, user=second, invite_code=game.invite_code)
+        client = signed_in(player)
+        assert 'id="push-offer"' not in client.get(game.get_absolute_url()).content.decode()  # not started
+        game_join(game_id=game.pk, user=third, invite_code=game.invite_code)
+        page = client.get(game.get_absolute_url()).content.decode()
+        assert 'id="push-offer"' in page and f'data-key="{vapid}"' in page
+        assert "Notify me on this device" in page and "notifications/push.js" in page
+        assert 'id="push-offer"' not in signed_in(UserFactory()).get(game.get_absolute_url()).content.decode()
+        settings.FABULA_VAPID_PUBLIC_KEY = ""
+        assert 'id="push-offer"' not in client.get(game.get_absolute_url()).content.decode()
 
 
 class TestMute:
