@@ -32,7 +32,7 @@ def notifications_personal_data(sender, *, user, **kwargs) -> dict:
                 "user_agent": subscription.user_agent,
                 "language": subscription.language,
                 "created_at": subscription.created_at.isoformat(),
-                "last_success_at": subscription.last_success_at.isoformat() if subscription.last_success_at else None,
+                # No delivery status: it would tell whoever set the endpoint whether the site reached it.
             }
             for subscription in PushSubscription.objects.filter(user=user).order_by("created_at", "pk")
         ],

@@ -9,32 +9,48 @@ it to their endpoints, signed with the site's VAPID key (RFC 8292). The service 
 (``templates/notifications/sw.js``, served at ``/sw.js``) shows it and opens the game on a tap.
 
 Push is on only when the VAPID keys are set (FABULA_VAPID_PUBLIC_KEY, FABULA_VAPID_PRIVATE_KEY;
-``manage.py vapid_keys`` makes a pair); without them nothing is queued and the settings
-page does not offer it. Nothing here raises into a game: a push that fails is logged, an
-endpoint the push service no longer knows (404, 410) is forgotten.
+``manage.py vapid_keys`` prints a pair, and bin/run keeps one in the data folder with
+``vapid_keys --ensure``, which the settings read when the environment gives none); without them
+nothing is queued and no page offers it. With them, the page of a started game offers it
+(``templatetags.notifications.game_mute_toggle``), never a first page load. Nothing here raises
+into a game: a push that fails is logged, an endpoint the push service no longer knows (404, 410)
+is forgotten.
+
+An endpoint is a URL the client chose, so it goes only to a known push service on a public
+address (``notifications.endpoints``), checked when it is stored and again at each send; no
+redirect is followed. A person has at most ``FABULA_PUSH_DEVICES_PER_USER`` devices (a new one
+replaces the oldest), and an endpoint another account holds is refused, never moved. The sends
+of one task run concurrently with short timeouts, on a Celery queue of their own ("push"), so a
+push service that never answers costs one timeout once and delays no game.
 """
 
+import asyncio
 import base64
 import binascii
 import json
 import logging
 import re
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
+import aiohttp
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from py_vapid import Vapid
+from pywebpush import WebPusher
 
 from games.models import Game
 
 from . import presence
+from .endpoints import EndpointRefused, PublicOnlyResolver, endpoint_check
 from .models import ENDPOINT_MAX_LENGTH, GameMute, PushSubscription, Turn
 
 log = logging.getLogger(__name__)
@@ -46,15 +62,20 @@ _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
 # How long a push service keeps a push for a device that is off: the phase's time, within bounds.
 TTL_MIN_SECONDS = 60
 TTL_MAX_SECONDS = 7 * 24 * 3600
-SEND_TIMEOUT_SECONDS = 10
+# How long the VAPID token a push carries is good for (RFC 8292: at most 24 hours).
+VAPID_TOKEN_SECONDS = 12 * 3600
 
 
 class SubscriptionInvalid(ValueError):
-    """What the browser sent is not a push subscription we can use; ``message`` says why."""
+    """What the browser sent is not a push subscription we can take; ``message`` says why, ``code``
+    and ``status`` how the answer says it (``bad_subscription``, ``endpoint_refused``: 400;
+    ``endpoint_taken``: 409)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, code: str = "bad_subscription", status: int = 400):
         super().__init__(message)
         self.message = message
+        self.code = code
+        self.status = status
 
 
 def push_enabled() -> bool:
@@ -111,9 +132,9 @@ def subscription_parse(data) -> SubscriptionData:
             _("The endpoint is longer than %(limit)d characters.") % {"limit": ENDPOINT_MAX_LENGTH}
         )
     try:
-        URLValidator(schemes=["https"])(endpoint)
-    except ValidationError:
-        raise SubscriptionInvalid(_("The endpoint must be an https:// address.")) from None
+        endpoint_check(endpoint)
+    except EndpointRefused as refusal:
+        raise SubscriptionInvalid(refusal.message, code="endpoint_refused") from None
     keys = data.get("keys")
     if not isinstance(keys, dict):
         raise SubscriptionInvalid(_("The subscription has no keys."))
@@ -131,29 +152,44 @@ def subscription_parse(data) -> SubscriptionData:
 def subscription_save(*, user, data, user_agent: str, language: str, now: datetime) -> PushSubscription:
     """Store (or renew) this device's subscription for ``user``; raises ``SubscriptionInvalid``.
 
-    An endpoint is one browser profile: if another account of this site had it, the device
-    now belongs to whoever subscribed last (it is the one logged in on it).
+    An endpoint another account holds is refused (``endpoint_taken``), never moved: whoever sent
+    it may have read it off someone else's device. (The page then asks its browser for a fresh
+    endpoint, ``static/notifications/push.js``.) A device beyond ``FABULA_PUSH_DEVICES_PER_USER``
+    replaces the one subscribed longest ago: whoever adds a new browser expects that one to work.
     """
     parsed = subscription_parse(data)
-    subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=parsed.endpoint,
-        defaults={
-            "user": user,
-            "p256dh": parsed.p256dh,
-            "auth": parsed.auth,
-            "user_agent": (user_agent or "")[:USER_AGENT_MAX_LENGTH],
-            "language": (language or "")[:16],
-        },
-        create_defaults={
-            "user": user,
-            "p256dh": parsed.p256dh,
-            "auth": parsed.auth,
-            "user_agent": (user_agent or "")[:USER_AGENT_MAX_LENGTH],
-            "language": (language or "")[:16],
-            "created_at": now,
-        },
-    )
+    fields = {
+        "p256dh": parsed.p256dh,
+        "auth": parsed.auth,
+        "user_agent": (user_agent or "")[:USER_AGENT_MAX_LENGTH],
+        "language": (language or "")[:16],
+    }
+    try:
+        with transaction.atomic():
+            # One change of a person's devices at a time: the cap holds however many arrive at once.
+            get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
+            subscription = PushSubscription.objects.filter(endpoint=parsed.endpoint).first()
+            if subscription is not None and subscription.user_id != user.pk:
+                raise _endpoint_taken()
+            if subscription is None:
+                subscription = PushSubscription.objects.create(
+                    user=user, endpoint=parsed.endpoint, created_at=now, **fields
+                )
+            else:
+                PushSubscription.objects.filter(pk=subscription.pk).update(**fields)
+            newest = (
+                PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk").values_list("pk", flat=True)
+            )
+            kept = list(newest[: max(1, settings.FABULA_PUSH_DEVICES_PER_USER)])
+            PushSubscription.objects.filter(user=user).exclude(pk__in=kept).delete()
+    except IntegrityError:
+        # Another account stored the same endpoint at the same moment.
+        raise _endpoint_taken() from None
     return subscription
+
+
+def _endpoint_taken() -> SubscriptionInvalid:
+    return SubscriptionInvalid(_("This push endpoint belongs to another account."), code="endpoint_taken", status=409)
 
 
 def subscription_delete(*, user, endpoint) -> int:
@@ -197,6 +233,7 @@ def turn_pushes_send(*, game_id: int, phase_key: str, seat_ids: list[int], now: 
 
     Not for a seat that has acted since, a muted game, a game the player has open right now
     (``presence``), an absent player of a running game (the timeout rules play for them).
+    All of them are sent at once (``_deliver_all``): the slowest push service costs one timeout.
     """
     if not push_enabled():
         return 0
@@ -206,7 +243,8 @@ def turn_pushes_send(*, game_id: int, phase_key: str, seat_ids: list[int], now: 
         .filter(seat__game__status=Game.Status.ACTIVE)
         .select_related("seat__user", "seat__game")
     )
-    sent = 0
+    signer = Vapid.from_string(private_key=settings.FABULA_VAPID_PRIVATE_KEY)
+    deliveries = []
     for turn in turns:
         seat, game = turn.seat, turn.seat.game
         if not seat.user.is_active or (seat.is_absent and not game.is_paused):
@@ -216,7 +254,20 @@ def turn_pushes_send(*, game_id: int, phase_key: str, seat_ids: list[int], now: 
         if presence.seen_recently(user_id=seat.user_id, game_id=game.pk, now=now):
             continue
         for subscription in PushSubscription.objects.filter(user_id=seat.user_id):
-            sent += _send(subscription, _payload(subscription, turn), ttl=_ttl(game, now), topic=f"game-{game.pk}")
+            try:
+                endpoint_check(subscription.endpoint)
+            except EndpointRefused as refusal:
+                # Stored before the rules were what they are: nothing will ever go there.
+                PushSubscription.objects.filter(pk=subscription.pk).delete()
+                log.warning("push subscription %s refused (%s): forgotten", subscription.pk, refusal.message)
+                continue
+            payload = _payload(subscription, turn)
+            deliveries.append(_delivery(subscription, payload, signer, ttl=_ttl(game, now), topic=f"game-{game.pk}"))
+    if not deliveries:
+        return 0
+    sent = 0
+    for delivery, status in zip(deliveries, asyncio.run(_deliver_all(deliveries)), strict=True):
+        sent += _record(delivery, status)
     return sent
 
 
@@ -244,35 +295,81 @@ def _ttl(game: Game, now: datetime) -> int:
     return int(min(max(left, TTL_MIN_SECONDS), TTL_MAX_SECONDS))
 
 
-def _send(subscription: PushSubscription, payload: str, *, ttl: int, topic: str) -> int:
-    from pywebpush import WebPushException, webpush
+@dataclass(frozen=True)
+class Delivery:
+    """One push, encrypted for its device and signed, ready to post."""
 
+    subscription_id: int
+    endpoint: str
+    body: bytes
+    headers: dict[str, str]
+
+
+def _delivery(subscription: PushSubscription, payload: str, signer: Vapid, *, ttl: int, topic: str) -> Delivery:
+    encrypted = WebPusher(
+        {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
+    ).encode(payload.encode(), content_encoding="aes128gcm")
+    origin = urlsplit(subscription.endpoint)
+    claims = {
+        "sub": settings.FABULA_VAPID_SUBJECT,
+        "aud": f"{origin.scheme}://{origin.netloc}",
+        "exp": int(time.time()) + VAPID_TOKEN_SECONDS,
+    }
+    headers = {
+        "Content-Encoding": "aes128gcm",
+        "Content-Type": "application/octet-stream",
+        "TTL": str(ttl),
+        # RFC 8030: a newer push of the same topic replaces one still waiting at the push service.
+        "Topic": topic,
+        "Urgency": "high",
+        **signer.sign(claims),
+    }
+    return Delivery(subscription.pk, subscription.endpoint, encrypted["body"], headers)
+
+
+async def _deliver_all(deliveries: list[Delivery]) -> list[int | None]:
+    """Post every push at once; for each, the push service's status, or None when there was no answer.
+
+    Timeouts to connect, between two reads and in all; the connector resolves through
+    ``PublicOnlyResolver``; no proxy from the environment; no redirect followed (a 3xx is a failure).
+    """
+    timeout = aiohttp.ClientTimeout(
+        total=settings.FABULA_PUSH_SEND_SECONDS,
+        connect=settings.FABULA_PUSH_CONNECT_SECONDS,
+        sock_read=settings.FABULA_PUSH_READ_SECONDS,
+    )
+    resolver = PublicOnlyResolver()
     try:
-        webpush(
-            subscription_info={
-                "endpoint": subscription.endpoint,
-                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
-            },
-            data=payload,
-            vapid_private_key=settings.FABULA_VAPID_PRIVATE_KEY,
-            vapid_claims={"sub": settings.FABULA_VAPID_SUBJECT},
-            content_encoding="aes128gcm",
-            ttl=ttl,
-            # RFC 8030: a newer push of the same topic replaces one still waiting at the push service.
-            headers={"Topic": topic, "Urgency": "high"},
-            timeout=SEND_TIMEOUT_SECONDS,
-        )
-    except WebPushException as error:
-        status = getattr(error.response, "status_code", None)
-        if status in (404, 410):
-            # The browser dropped the subscription (the person revoked the permission, say).
-            PushSubscription.objects.filter(pk=subscription.pk).delete()
-            log.info("push subscription %s is gone (%s): forgotten", subscription.pk, status)
-        else:
-            log.warning("push to subscription %s failed: %s", subscription.pk, status or error)
+        connector = aiohttp.TCPConnector(resolver=resolver)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout, trust_env=False) as session:
+            return list(await asyncio.gather(*(_deliver(session, delivery) for delivery in deliveries)))
+    finally:
+        await resolver.close()  # a connector leaves a resolver it was given open
+
+
+async def _deliver(session: aiohttp.ClientSession, delivery: Delivery) -> int | None:
+    try:
+        async with session.post(
+            delivery.endpoint, data=delivery.body, headers=delivery.headers, allow_redirects=False
+        ) as response:
+            return response.status
+    except (TimeoutError, aiohttp.ClientError, OSError) as error:
+        log.warning("push to subscription %s failed: %s: %s", delivery.subscription_id, type(error).__name__, error)
+        return None
+
+
+def _record(delivery: Delivery, status: int | None) -> int:
+    """What a push's answer means for its subscription; 1 when the push went out."""
+    if status is None:
         return 0
-    except Exception:
-        log.exception("push to subscription %s failed", subscription.pk)
+    if status in (404, 410):
+        # The browser dropped the subscription (the person revoked the permission, say).
+        PushSubscription.objects.filter(pk=delivery.subscription_id).delete()
+        log.info("push subscription %s is gone (%s): forgotten", delivery.subscription_id, status)
         return 0
-    PushSubscription.objects.filter(pk=subscription.pk).update(last_success_at=timezone.now())
+    if not 200 <= status < 300:
+        log.warning("push to subscription %s failed: %s%s", delivery.subscription_id, status,
+                    " (a redirect: not followed)" if 300 <= status < 400 else "")  # fmt: skip
+        return 0
+    PushSubscription.objects.filter(pk=delivery.subscription_id).update(last_success_at=timezone.now())
     return 1

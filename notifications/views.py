@@ -94,21 +94,27 @@ def unsubscribe(request, token: str):
     return render(request, "notifications/unsubscribe.html", {"person": user, "token": token})
 
 
-# Push subscriptions: posted by static/notifications/push.js, CSRF-checked like any form.
+# Push subscriptions: posted by static/notifications/push.js, CSRF-checked like any form. Errors in
+# the API's format, {"error": {"code", "message"}}: push_off 404, too_large 413, bad_request 400,
+# bad_subscription and endpoint_refused 400, endpoint_taken 409.
 PUSH_BODY_MAX_BYTES = 4096
+
+
+def _push_error(status: int, code: str, message) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": str(message)}}, status=status)
 
 
 def _push_json(request) -> tuple[dict | None, JsonResponse | None]:
     if not push.push_enabled():
-        return None, JsonResponse({"error": _("Push notifications are not available on this site.")}, status=404)
+        return None, _push_error(404, "push_off", _("Push notifications are not available on this site."))
     if len(request.body) > PUSH_BODY_MAX_BYTES:
-        return None, JsonResponse({"error": _("The request is too large.")}, status=400)
+        return None, _push_error(413, "too_large", _("The request is too large."))
     try:
         data = json.loads(request.body)
     except (ValueError, UnicodeDecodeError):
-        return None, JsonResponse({"error": _("The request is not JSON.")}, status=400)
+        return None, _push_error(400, "bad_request", _("The request is not JSON."))
     if not isinstance(data, dict):
-        return None, JsonResponse({"error": _("A push subscription is a JSON object.")}, status=400)
+        return None, _push_error(400, "bad_request", _("A push subscription is a JSON object."))
     return data, None
 
 
@@ -127,7 +133,7 @@ def push_subscribe(request):
             now=timezone.now(),
         )
     except push.SubscriptionInvalid as error:
-        return JsonResponse({"error": error.message}, status=400)
+        return _push_error(error.status, error.code, error.message)
     return JsonResponse({"subscribed": True}, status=201)
 
 

@@ -5,6 +5,7 @@ an in-memory channel layer and a Celery broker that needs no server. Set
 DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis.
 """
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -311,6 +312,10 @@ else:
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Pushes wait on push services out on the internet: a queue of their own ("push"), consumed by a
+# worker of its own (bin/run, docker-compose.yml), so deadlines and bots (the default queue)
+# never wait behind a slow push service.
+CELERY_TASK_ROUTES = {"notifications.send_turn_pushes": {"queue": "push"}}
 
 # Game pace: seconds per phase. Live games use the short one; asynchronous
 # games let the creator pick from the range.
@@ -332,10 +337,42 @@ CELERY_BEAT_SCHEDULE = {
 
 # Web Push (notifications.push): "your turn" on a device's lock screen. Off while the keys are
 # unset; `manage.py vapid_keys` prints a fresh pair. The subject is how a push service reaches
-# the site's operator (a mailto: or https: URL).
+# the site's operator (a mailto: or https: URL). With no keys in the environment, the pair in the
+# data folder: bin/run makes it on first start (`manage.py vapid_keys --ensure`) and keeps it
+# there, so push works out of the box. Production reads the environment only (production.py).
+FABULA_VAPID_KEYS_FILE = VAR_DIR / "vapid-keys.json"
 FABULA_VAPID_PUBLIC_KEY = env.str("FABULA_VAPID_PUBLIC_KEY", default="")
 FABULA_VAPID_PRIVATE_KEY = env.str("FABULA_VAPID_PRIVATE_KEY", default="")
+if not (FABULA_VAPID_PUBLIC_KEY or FABULA_VAPID_PRIVATE_KEY) and FABULA_VAPID_KEYS_FILE.exists():
+    try:
+        _vapid = json.loads(FABULA_VAPID_KEYS_FILE.read_text())
+        FABULA_VAPID_PUBLIC_KEY, FABULA_VAPID_PRIVATE_KEY = str(_vapid["public_key"]), str(_vapid["private_key"])
+    except (ValueError, KeyError, TypeError) as _error:
+        raise ImproperlyConfigured(
+            f"{FABULA_VAPID_KEYS_FILE} is not a VAPID key pair ({_error!r}): delete it, and bin/run makes a new one"
+        ) from None
 FABULA_VAPID_SUBJECT = env.str("FABULA_VAPID_SUBJECT", default="mailto:admin@fabula.localhost")
+# Where a device's endpoint may point (notifications.endpoints): the push services browsers use,
+# "*." for any subdomain. Chrome and Android: FCM; Firefox: Mozilla's autopush; Safari: Apple's
+# web.push.apple.com; Edge on Windows: WNS (wns2-*.notify.windows.com).
+FABULA_PUSH_SERVICE_HOSTS = env.list(
+    "FABULA_PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "*.push.services.mozilla.com",
+        "*.push.apple.com",
+        "*.notify.windows.com",
+    ],
+)
+# Devices per account: a new one beyond this replaces the one subscribed longest ago.
+FABULA_PUSH_DEVICES_PER_USER = env.int("FABULA_PUSH_DEVICES_PER_USER", default=5)
+# A send gives up on a push service after this long: to connect, between two reads, in all.
+FABULA_PUSH_CONNECT_SECONDS = env.float("FABULA_PUSH_CONNECT_SECONDS", default=3.0)
+FABULA_PUSH_READ_SECONDS = env.float("FABULA_PUSH_READ_SECONDS", default=3.0)
+FABULA_PUSH_SEND_SECONDS = env.float("FABULA_PUSH_SEND_SECONDS", default=5.0)
+# Tests only, never from the environment: endpoints on 127.0.0.1 (the tests' push services).
+FABULA_PUSH_ALLOW_LOOPBACK = False
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie

@@ -29,6 +29,13 @@ if _missing:
 
 DEBUG = False
 SECRET_KEY = env.str("DJANGO_SECRET_KEY")
+# Web Push keys from the environment only, never the data folder's pair (base.py); none: no push.
+FABULA_VAPID_PUBLIC_KEY = env.str("FABULA_VAPID_PUBLIC_KEY", default="")
+FABULA_VAPID_PRIVATE_KEY = env.str("FABULA_VAPID_PRIVATE_KEY", default="")
+if bool(FABULA_VAPID_PUBLIC_KEY.strip()) != bool(FABULA_VAPID_PRIVATE_KEY.strip()):
+    raise ImproperlyConfigured(
+        "Set both FABULA_VAPID_PUBLIC_KEY and FABULA_VAPID_PRIVATE_KEY (manage.py vapid_keys prints a pair), or neither"
+    )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 # Email as base.py reads it: EMAIL_URL, or DJANGO_EMAIL_BACKEND alone (README, "Security").
 STORAGES = {

@@ -12,6 +12,9 @@ CELERY_TASK_ALWAYS_EAGER = True
 FABULA_BOTS_WAIT = False  # bots play their turns at once, not after a human-like delay (bots.scheduling)
 CELERY_BROKER_URL = "memory://"
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
+# Push is off unless a test turns it on (notifications/tests): not the data folder's key pair.
+FABULA_VAPID_PUBLIC_KEY = os.environ.get("FABULA_VAPID_PUBLIC_KEY", "")
+FABULA_VAPID_PRIVATE_KEY = os.environ.get("FABULA_VAPID_PRIVATE_KEY", "")
 MEDIA_ROOT = VAR_DIR / "test-media"
 # A third kind of game that lives only in the tests: it proves the game-kind seam.
 INSTALLED_APPS = [*INSTALLED_APPS, "games.tests.odd_one_out"]

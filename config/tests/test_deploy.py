@@ -89,3 +89,21 @@ def test_production_settings_pass_check_deploy_with_the_compose_environment():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_pushes_have_a_worker_of_their_own():
+    """The push queue (CELERY_TASK_ROUTES) is consumed by its own worker, in the stack and in bin/run;
+    the default worker takes the default queue only, so deadlines and bots never wait behind push."""
+    from django.conf import settings
+
+    assert settings.CELERY_TASK_ROUTES["notifications.send_turn_pushes"] == {"queue": "push"}
+    services = compose()["services"]
+    push_command = services["push-worker"]["command"]
+    assert push_command[push_command.index("-Q") + 1] == "push"
+    assert "-Q" not in services["worker"]["command"]
+    assert "push@" in " ".join(services["push-worker"]["healthcheck"]["test"])
+    workers = [
+        line for line in (ROOT / "bin/run").read_text().splitlines() if line.startswith("celery -A config worker")
+    ]
+    assert len(workers) == 2
+    assert sum(" -Q push " in line for line in workers) == 1

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games.models import Game, Seat
 from notifications.models import GameMute
+from notifications.push import push_enabled, vapid_public_key
 from notifications.services import unread_count
 
 register = template.Library()
@@ -27,7 +28,9 @@ def notification_bell(context):
 
 @register.simple_tag(takes_context=True)
 def game_mute_toggle(context, game) -> str:
-    """The game page's "Mute this game" for a player of a game still going ("" for anyone else).
+    """The game page's "Mute this game" for a player of a game still going ("" for anyone else);
+    once the game has started, with the offer of push on this device (push is never offered
+    before a player's first game starts, and the permission prompt only follows a click).
 
     Outside the cached board: it is this player's choice, not the game's state. One query.
     """
@@ -43,4 +46,9 @@ def game_mute_toggle(context, game) -> str:
     )
     if seated is None:
         return ""
-    return render_to_string("notifications/partials/mute.html", {"game": game, "muted": seated}, request)
+    html = render_to_string("notifications/partials/mute.html", {"game": game, "muted": seated}, request)
+    if game.status == Game.Status.ACTIVE and push_enabled():
+        html += render_to_string(
+            "notifications/partials/push_offer.html", {"vapid_public_key": vapid_public_key()}, request
+        )
+    return html

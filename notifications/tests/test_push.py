@@ -4,7 +4,9 @@ subscription endpoints, the per-game mute, the service worker and the web app ma
 import base64
 import json
 import os
+import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 
@@ -15,6 +17,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.contrib.staticfiles import finders
 from django.core import mail
 from django.core.management import call_command
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -22,9 +25,10 @@ from PIL import Image
 from py_vapid import Vapid
 
 from accounts.services import token_create
-from games.tests.factories import UserFactory, started_game
+from games.services.games import game_create, game_join
+from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.timeouts.steps import clue
-from notifications import presence
+from notifications import presence, push
 from notifications.emails import emails_send_due
 from notifications.models import GameMute, PushSubscription
 from notifications.push import vapid_keys_generate
@@ -37,11 +41,12 @@ def b64url(raw: bytes) -> str:
 
 
 class PushService:
-    """A push service on 127.0.0.1: records every request, answers with ``status``."""
+    """A push service on 127.0.0.1: records every request, answers with ``status`` (and ``location``)."""
 
     def __init__(self):
         self.requests: list[dict] = []
         self.status = 201
+        self.location = ""
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -49,8 +54,12 @@ class PushService:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 service.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
                 self.send_response(service.status)
+                if service.location:
+                    self.send_header("Location", service.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+
+            do_GET = do_POST
 
             def log_message(self, *args):
                 pass
@@ -63,8 +72,51 @@ class PushService:
         return [request for request in self.requests if request["path"] == path]
 
 
+class StallingServer:
+    """A push service on 127.0.0.1 that accepts connections and never answers: records when each
+    connection came and when the client gave up on it."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.accepted: list[float] = []
+        self.closed: list[float] = []
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+
+    def serve(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            with self.changed:
+                self.accepted.append(time.monotonic())
+            threading.Thread(target=self.hold, args=(connection,), daemon=True).start()
+
+    def hold(self, connection):
+        with connection:
+            while connection.recv(65536):  # read the request, answer nothing, until the client hangs up
+                pass
+        with self.changed:
+            self.closed.append(time.monotonic())
+            self.changed.notify_all()
+
+    def wait_for_closed(self, count: int, timeout: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: len(self.closed) >= count, timeout=timeout)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.listener.close()
+
+
 @pytest.fixture
-def push_service():
+def push_service(settings):
+    settings.FABULA_PUSH_ALLOW_LOOPBACK = True  # it lives on 127.0.0.1 (notifications.endpoints)
     service = PushService()
     service.thread.start()
     yield service
@@ -104,7 +156,7 @@ class Device:
         return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"))
 
 
-def subscription_json(endpoint="https://push.example.net/send/abc123") -> dict:
+def subscription_json(endpoint="https://fcm.googleapis.com/fcm/send/abc123") -> dict:
     key = ec.generate_private_key(ec.SECP256R1()).public_key()
     raw = key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     return {
@@ -175,6 +227,64 @@ class TestSending:
             clue(game, users[0], 0, now=game.started_at)
         assert PushSubscription.objects.filter(endpoint="http://127.0.0.1:9/nobody-either").exists()
 
+    def test_a_redirect_is_not_followed(self, vapid, push_service, django_capture_on_commit_callbacks):
+        game, users = started_game(4)
+        device = Device(users[1], f"{push_service.url}/device/moved")
+        push_service.status = 307
+        push_service.location = f"{push_service.url}/inside"
+        with django_capture_on_commit_callbacks(execute=True):
+            clue(game, users[0], 0, now=game.started_at)
+        assert [request["path"] for request in push_service.requests] == ["/device/moved"]
+        device.subscription.refresh_from_db()
+        assert device.subscription.last_success_at is None
+
+    def test_stalling_push_services_cost_one_timeout_together(
+        self, settings, vapid, push_service, django_capture_on_commit_callbacks
+    ):
+        settings.FABULA_PUSH_READ_SECONDS = 1.0
+        settings.FABULA_PUSH_SEND_SECONDS = 2.0
+        game, users = started_game(4)
+        with StallingServer() as stalling:
+            for n in range(6):
+                Device(users[1 + n % 3], f"{stalling.url}/device/{n}")
+            answering = Device(users[2], f"{push_service.url}/device/answering")
+            started = time.monotonic()
+            with django_capture_on_commit_callbacks(execute=True):
+                clue(game, users[0], 0, now=game.started_at)
+            took = time.monotonic() - started
+            assert stalling.wait_for_closed(6, timeout=10)
+        # One after another, six would have taken six read timeouts.
+        assert took < 1.0 + 2.5, took
+        assert len(stalling.accepted) == 6
+        assert max(stalling.accepted) - min(stalling.accepted) < 1.0  # all at once
+        assert len(push_service.received("/device/answering")) == 1
+        answering.subscription.refresh_from_db()
+        assert answering.subscription.last_success_at is not None
+
+    def test_an_endpoint_stored_before_the_rules_is_forgotten_unsent(
+        self, settings, vapid, push_service, django_capture_on_commit_callbacks
+    ):
+        game, users = started_game(4)
+        stored = Device(users[1], f"{push_service.url}/device/old")
+        settings.FABULA_PUSH_ALLOW_LOOPBACK = False  # as in production: 127.0.0.1 is refused
+        with django_capture_on_commit_callbacks(execute=True):
+            clue(game, users[0], 0, now=game.started_at)
+        assert push_service.requests == []
+        assert not PushSubscription.objects.filter(pk=stored.subscription.pk).exists()
+
+    def test_a_known_name_that_resolves_inside_is_not_connected_to(
+        self, settings, vapid, django_capture_on_commit_callbacks, caplog
+    ):
+        # An operator's allowlist naming a host whose DNS now points inside: refused at send time.
+        settings.FABULA_PUSH_SERVICE_HOSTS = ["localhost"]
+        game, users = started_game(4)
+        device = Device(users[1], "https://localhost/device")
+        with django_capture_on_commit_callbacks(execute=True):
+            clue(game, users[0], 0, now=game.started_at)
+        assert "localhost resolves to an address a push may not go to" in caplog.text
+        device.subscription.refresh_from_db()  # kept: DNS may change back
+        assert device.subscription.last_success_at is None
+
     def test_a_muted_game_sends_no_push_and_no_email_but_the_bell_counts(
         self, vapid, push_service, django_capture_on_commit_callbacks
     ):
@@ -235,7 +345,7 @@ class TestSubscribing:
         return client.post(reverse(name), body, content_type="application/json", HTTP_USER_AGENT="Firefox on a phone")
 
     def test_a_subscription_is_stored_for_the_user_and_renewed_not_doubled(self, vapid):
-        user, other = UserFactory(), UserFactory()
+        user = UserFactory()
         data = subscription_json()
         response = self.post(signed_in(user, HTTP_ACCEPT_LANGUAGE="fr"), data)
         assert response.status_code == 201
@@ -243,17 +353,48 @@ class TestSubscribing:
         assert (stored.user, stored.endpoint, stored.user_agent) == (user, data["endpoint"], "Firefox on a phone")
         assert (stored.p256dh, stored.auth) == (data["keys"]["p256dh"], data["keys"]["auth"])
         assert stored.language == "fr"
-        # The same browser, now logged in as someone else: the device is theirs.
-        assert self.post(signed_in(other), data).status_code == 201
+        # Posted again (the settings page does on each visit): renewed, not doubled.
+        data["keys"]["auth"] = b64url(os.urandom(16))
+        assert self.post(signed_in(user), data).status_code == 201
         (stored,) = PushSubscription.objects.all()
-        assert stored.user == other
+        assert stored.auth == data["keys"]["auth"]
+
+    def test_an_endpoint_another_account_holds_is_refused_not_moved(self, vapid):
+        owner, other = UserFactory(), UserFactory()
+        data = subscription_json()
+        assert self.post(signed_in(owner), data).status_code == 201
+        taken = {**data, "keys": subscription_json()["keys"]}
+        response = self.post(signed_in(other), taken)
+        assert response.status_code == 409
+        assert response.json()["error"] == {
+            "code": "endpoint_taken",
+            "message": "This push endpoint belongs to another account.",
+        }
+        (stored,) = PushSubscription.objects.all()
+        assert (stored.user, stored.p256dh) == (owner, data["keys"]["p256dh"])
+
+    def test_a_device_beyond_the_limit_replaces_the_oldest(self, settings, vapid):
+        settings.FABULA_PUSH_DEVICES_PER_USER = 3
+        user, other = UserFactory(), UserFactory()
+        self.post(signed_in(other), subscription_json("https://fcm.googleapis.com/fcm/send/others"))
+        endpoints = [f"https://updates.push.services.mozilla.com/wpush/v2/device{n}" for n in range(5)]
+        for endpoint in endpoints:
+            assert self.post(signed_in(user), subscription_json(endpoint)).status_code == 201
+        mine = PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True)
+        assert sorted(mine) == endpoints[2:]
+        assert PushSubscription.objects.filter(user=other).count() == 1  # nobody else's went
 
     @pytest.mark.parametrize(
         "change, message",
         [
-            (lambda d: d.update(endpoint="http://push.example.net/x"), "https://"),
+            (lambda d: d.update(endpoint="http://fcm.googleapis.com/fcm/send/x"), "https://"),
             (lambda d: d.update(endpoint="https://" + "a" * 1000 + ".example.net/"), "longer than"),
-            (lambda d: d.update(endpoint="not a url"), "https://"),
+            (lambda d: d.update(endpoint="not a url"), "not a valid address"),
+            (lambda d: d.update(endpoint="https://push.example.net/x"), "known push service"),
+            (lambda d: d.update(endpoint="https://127.0.0.1/x"), "known push service"),
+            (lambda d: d.update(endpoint="https://169.254.169.254/latest/meta-data/"), "known push service"),
+            (lambda d: d.update(endpoint="https://user:pass@fcm.googleapis.com/fcm/send/x"), "user name"),
+            (lambda d: d.update(endpoint="https://fcm.googleapis.com:8443/fcm/send/x"), "default port"),
             (lambda d: d.pop("endpoint"), "no endpoint"),
             (lambda d: d.update(endpoint=["https://push.example.net/x"]), "no endpoint"),
             (lambda d: d.pop("keys"), "no keys"),
@@ -269,13 +410,24 @@ class TestSubscribing:
         change(data)
         response = self.post(signed_in(UserFactory()), data)
         assert response.status_code == 400
-        assert message in response.json()["error"]
+        error = response.json()["error"]
+        assert message in error["message"]
+        refused = message in ("https://", "not a valid address", "known push service", "user name", "default port")
+        assert error["code"] == ("endpoint_refused" if refused else "bad_subscription")
         assert not PushSubscription.objects.exists()
 
     @pytest.mark.parametrize("body", ["{not json", "[1, 2]", '"text"', "{}", b"\xff\xfe"])
     def test_what_is_not_a_subscription_object_is_refused(self, vapid, body):
         response = self.post(signed_in(UserFactory()), body)
-        assert response.status_code == 400 and response.json()["error"]
+        assert response.status_code == 400 and response.json()["error"]["message"]
+        assert response.json()["error"]["code"] in ("bad_request", "bad_subscription")
+        assert not PushSubscription.objects.exists()
+
+    def test_a_body_over_the_limit_is_refused_as_too_large(self, vapid):
+        data = subscription_json()
+        data["padding"] = "x" * 5000
+        response = self.post(signed_in(UserFactory()), data)
+        assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
         assert not PushSubscription.objects.exists()
 
     def test_only_a_logged_in_posted_form_with_its_csrf_token_and_only_with_keys(self, settings, vapid):
@@ -290,8 +442,8 @@ class TestSubscribing:
     def test_unsubscribing_removes_only_ones_own_device(self, vapid):
         user, other = UserFactory(), UserFactory()
         mine, theirs = (
-            subscription_json("https://push.example.net/mine"),
-            subscription_json("https://push.example.net/t"),
+            subscription_json("https://fcm.googleapis.com/fcm/send/mine"),
+            subscription_json("https://fcm.googleapis.com/fcm/send/t"),
         )
         self.post(signed_in(user), mine)
         self.post(signed_in(other), theirs)
@@ -309,6 +461,22 @@ class TestSubscribing:
         settings.FABULA_VAPID_PUBLIC_KEY = ""
         page = client.get(reverse("notifications:settings")).content.decode()
         assert "Notify this device" not in page and "push.js" not in page
+
+
+class TestOffer:
+    def test_the_page_of_a_started_game_offers_push_to_its_players_only_with_keys(self, settings, vapid):
+        player, second, third = UserFactory.create_batch(3)
+        game = game_create(creator=player, max_seats=3, options={"deck": deck_with_cards().pk})
+        game_join(game_id=game.pk, user=second, invite_code=game.invite_code)
+        client = signed_in(player)
+        assert 'id="push-offer"' not in client.get(game.get_absolute_url()).content.decode()  # not started
+        game_join(game_id=game.pk, user=third, invite_code=game.invite_code)
+        page = client.get(game.get_absolute_url()).content.decode()
+        assert 'id="push-offer"' in page and f'data-key="{vapid}"' in page
+        assert "Notify me on this device" in page and "notifications/push.js" in page
+        assert 'id="push-offer"' not in signed_in(UserFactory()).get(game.get_absolute_url()).content.decode()
+        settings.FABULA_VAPID_PUBLIC_KEY = ""
+        assert 'id="push-offer"' not in client.get(game.get_absolute_url()).content.decode()
 
 
 class TestMute:
@@ -423,6 +591,42 @@ def test_devices_and_mutes_are_in_the_data_export_and_go_with_the_account():
     data = notifications_personal_data(sender=None, user=users[1])
     assert [device["language"] for device in data["push_devices"]] == ["da"]
     assert "endpoint" not in data["push_devices"][0]  # a credential to push to the device: not copied out
+    # Nor whether a push reached it: for an endpoint set by hand, that would probe the network.
+    assert set(data["push_devices"][0]) == {"user_agent", "language", "created_at"}
     assert data["muted_games"] == [game.pk]
     notifications_delete(sender=None, user=users[1])
     assert not PushSubscription.objects.exists() and not GameMute.objects.exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="writers at once need PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_devices_subscribed_at_once_keep_the_limit_and_one_endpoint_one_owner(settings):
+    settings.FABULA_PUSH_DEVICES_PER_USER = 3
+    settings.FABULA_VAPID_PUBLIC_KEY, settings.FABULA_VAPID_PRIVATE_KEY = vapid_keys_generate()
+    user, rival, third = UserFactory(), UserFactory(), UserFactory()
+    shared = subscription_json("https://fcm.googleapis.com/fcm/send/shared")
+    attempts = [(user, subscription_json(f"https://fcm.googleapis.com/fcm/send/d{n}")) for n in range(8)]
+    attempts += [(rival, shared), (third, shared)]
+    barrier = threading.Barrier(len(attempts))
+    outcomes: list[str] = []
+
+    def subscribe(person, data):
+        try:
+            barrier.wait()
+            push.subscription_save(user=person, data=data, user_agent="", language="", now=timezone.now())
+            outcomes.append("stored")
+        except push.SubscriptionInvalid as refusal:
+            outcomes.append(refusal.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=subscribe, args=attempt) for attempt in attempts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert PushSubscription.objects.filter(user=user).count() == 3
+    (owner,) = PushSubscription.objects.filter(endpoint=shared["endpoint"]).values_list("user", flat=True)
+    assert owner in (rival.pk, third.pk)
+    assert outcomes.count("endpoint_taken") == 1 and outcomes.count("stored") == 9
