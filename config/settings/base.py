@@ -165,10 +165,13 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_ENABLED = env.bool("FABULA_LOGIN_LOCKOUT", default=True)
-# So many failed log-ins for one account, or from one address, lock it out for the cool-off.
+# So many failed log-ins for one account from one address lock that account out at that address for
+# the cool-off. Counted per pair (axes' combination), so that one shared address (a school, a café)
+# cannot lock out everyone behind it; an account's failures from every address together have a
+# higher limit of their own (accounts.throttle, "login-account" in FABULA_ACCOUNT_RATES).
 AXES_FAILURE_LIMIT = env.int("FABULA_LOGIN_FAILURE_LIMIT", default=20)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("FABULA_LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_DISABLE_ACCESS_LOG = True  # failures are kept while they count; successful log-ins are not logged
 AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 AXES_CLIENT_IP_CALLABLE = "accounts.network.client_address"
