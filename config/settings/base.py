@@ -317,6 +317,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Game pace: seconds per phase. Live games use the short one; asynchronous
 # games let the creator pick from the range.
+# A player's rating reads "provisional" until they have finished this many rated games of a kind.
+FABULA_RATING_PROVISIONAL_GAMES = env.int("FABULA_RATING_PROVISIONAL_GAMES", default=10)
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
