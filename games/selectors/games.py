@@ -192,6 +192,8 @@ _GAME_CREATOR = Game._meta.get_field("creator")
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:
     """The whole game as this viewer may see it; the pages and the API render this."""
     view = game.game_kind.view(game=game, seats=seats, viewer=user)
+    if game.abandoned:  # ended before any round was scored: nobody won it (``GameKind.round_scored``)
+        view["winners"] = []
     view["rematch"] = game.rematch_id if game.status == Game.Status.FINISHED else None
     if view["rematch"] is not None:
         # Who started it, and where to join it: a private rematch's invite only for the old game's players.

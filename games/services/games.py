@@ -318,7 +318,17 @@ def _game_by_id(game_id: int):
 
 
 # What a move or a timeout changes in a game's row (``_persist``); the rest is written when it starts.
-PLAYED_FIELDS = ("state", "round", "phase", "version", "status", "finished_at", "deadline_at", "is_paused")
+PLAYED_FIELDS = (
+    "state",
+    "round",
+    "phase",
+    "version",
+    "status",
+    "finished_at",
+    "deadline_at",
+    "is_paused",
+    "abandoned",
+)
 
 
 def _played_for_absent(spec: kinds.GameKind, before, after, *, actor: int) -> dict[int, str]:
@@ -407,6 +417,7 @@ def _persist(
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.deadline_at = None
+        game.abandoned = not spec.round_scored(after)
     elif paused:
         game.deadline_at = None
     elif (
@@ -422,7 +433,8 @@ def _persist(
     spec.record(game=game, before=before, after=after, now=now)
 
     to_act = engine.to_act(after) if not finished else frozenset()
-    winners = set(engine.winners(after)) if finished else set()
+    # An abandoned game has no winner: a 0-0 "shared win" of a game nobody played is no win.
+    winners = set(engine.winners(after)) if finished and not game.abandoned else set()
     present = engine.present_seats(after)
     seats = seats if seats is not None else list(game.seats.all())
     # Only what changed is written, one UPDATE per set of new values (most actions change
