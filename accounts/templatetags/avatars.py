@@ -1,6 +1,7 @@
 from django import template
 
 from accounts.avatars import avatar_svg, table_letters
+from accounts.models import is_deleted_username
 
 register = template.Library()
 
@@ -31,4 +32,14 @@ def avatar(who, name=None, colour=None, *, shape=None, size=32, label=False, css
         size=int(size),
         label=bool(label),
         css_class=css_class,
+        letters=letters,
     )
+
+
+@register.filter
+def is_deleted(who) -> bool:
+    """Whether ``who`` (a user, or a view's player's username) is a deleted account: shown as "deleted
+    player", with no link to a profile that is no more."""
+    if hasattr(who, "deleted_at"):
+        return who.deleted_at is not None
+    return is_deleted_username(who)

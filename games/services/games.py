@@ -469,3 +469,24 @@ def _persist(
     )
     if finished:
         signals.game_finished.send(sender=Game, game=game)
+
+
+def games_show_player_anew(*, user_id: int) -> list[int]:
+    """Move on the version of every game ``user_id`` sits in or made, so that no process serves a view of it
+    cached before: after what the others see of the account changed (it was deleted, or renamed).
+
+    Each game under its lock, in the order of their ids (as every lock of several games is taken), inside
+    the caller's transaction when there is one: the new name commits with the new versions, so no request
+    can cache the old name under a new version. Pages hear of each after commit. The ids moved."""
+    game_ids = sorted(
+        set(Seat.objects.filter(user_id=user_id).values_list("game_id", flat=True))
+        | set(Game.objects.filter(creator_id=user_id).values_list("pk", flat=True))
+    )
+    with transaction.atomic():
+        for game_id in game_ids:
+            game = game_lock(game_id=game_id)
+            game.version += 1
+            _game_by_id(game.pk, version=game.version)
+            seated = list(Seat.objects.filter(game_id=game.pk).values_list("user_id", flat=True))
+            events.game_changed(game=game, user_ids=seated, lobby=game.status == Game.Status.OPEN)
+    return game_ids
