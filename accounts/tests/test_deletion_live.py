@@ -11,7 +11,6 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import account_delete, token_create
-from chat.services import chat_post
 from games.models import Game
 from games.services.games import game_create, game_join
 from games.tests.factories import UserFactory, deck_with_cards
@@ -50,7 +49,13 @@ def test_a_deleted_name_leaves_every_process_at_once(two_servers):
     finished = play_to_end(_table(quill, [bob, cy], deck), [quill, bob, cy], random.Random(7))
     assert finished.status == Game.Status.FINISHED and not finished.abandoned
     playing = _table(quill, [bob, cy, di], deck)
-    chat_post(game_id=playing.pk, user=quill, text="hello from quill")
+    said = Client().post(
+        f"/api/v1/games/{playing.pk}/chat",
+        '{"text": "hello from quill"}',
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token_create(user=quill, name='chat')[1]}"},
+    )
+    assert said.status_code == 201, said.content
     waiting = game_create(creator=quill, max_seats=4, options={"deck": deck.pk})
     game_join(game_id=waiting.pk, user=bob)
 

@@ -142,8 +142,9 @@ def test_every_text_field_refuses_the_pile(db):
     """The display name (a form), a chat message (a service), a clue (an action) and a token's name (the API
     and its page) all go through ``text_clean``."""
     from accounts.forms import ApiTokenForm, ProfileForm
-    from chat.services import chat_post
+    from accounts.services import token_create
     from games.services.errors import GameError
+    from games.tests.api.conftest import ApiClient, error_of
     from games.tests.factories import UserFactory, started_game
 
     user = UserFactory()
@@ -155,9 +156,10 @@ def test_every_text_field_refuses_the_pile(db):
     assert token_form.errors["name"] == ["Too many accents or marks on one letter."]
 
     game, (alice, *_others) = started_game(3)
-    with pytest.raises(GameError) as refused:
-        chat_post(game_id=game.pk, user=alice, text=ZALGO)
-    assert refused.value.code == "bad_text"
+    alice_api = ApiClient(token_create(user=alice, name="tests")[1])
+    assert error_of(alice_api.post(f"/games/{game.pk}/chat", {"text": ZALGO})) == (400, "bad_text")
+    assert alice_api.get(f"/games/{game.pk}/chat").json()["messages"] == []
+    assert error_of(alice_api.post("/tokens", {"username": alice.username, "password": "x", "name": ZALGO}))[0] == 400
     with pytest.raises(GameError) as refused:
         game.game_kind.action_parse({"type": "clue", "card": 1, "text": ZALGO})
     assert refused.value.code == "bad_action"
