@@ -283,3 +283,23 @@ def test_forms_that_check_the_password_are_limited(client, settings, url):
     assert client.post(reverse(url), {"password": PASSWORD, "old_password": PASSWORD}).status_code == 429
     user.refresh_from_db()
     assert user.is_active
+
+
+def test_the_api_token_endpoint_counts_an_accounts_failures_from_every_address(client, settings):
+    settings.FABULA_ACCOUNT_RATES = {"login-account": "3/h"}
+    UserFactory(username="ivy")
+
+    def token(password, address):
+        return client.post(
+            "/api/v1/tokens",
+            json.dumps({"username": "ivy", "password": password}),
+            content_type="application/json",
+            REMOTE_ADDR=address,
+        )
+
+    for n in range(3):
+        assert token("wrong", f"10.9.0.{n}").status_code == 401
+    response = token(PASSWORD, "10.9.1.1")
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "rate_limited"
+    assert int(response["Retry-After"]) > 0
