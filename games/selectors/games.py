@@ -77,9 +77,9 @@ class _Recent:
     A game changes only through the services, and each change moves its version, so a game and its seats
     read at the version the database has now are still right: a board, a page and an API view of a game
     that has not moved since (every player's refresh after an action, a reload, a bot's polling) reuse
-    them instead of querying and building them again. Each process keeps its own, bounded; an entry is
-    dropped after ``ttl`` seconds too, so what changes without a new version (a player's display name)
-    shows within that time.
+    them instead of querying and building them again. Each process keeps its own, bounded. A player's new
+    name, or a deleted account's, moves the version of each of their games too (``games_show_player_anew``);
+    an entry is dropped after ``ttl`` seconds besides, for whatever else changes without a new version.
     """
 
     def __init__(self, size: int = 512, ttl: float = 30.0):
