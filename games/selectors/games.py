@@ -231,7 +231,7 @@ _LOBBY_COLUMNS = (
     "creator",
     *(f"creator__{f}" for f in _PLAYER_NAME),
 )
-_MINE_COLUMNS = ("kind", "status", "max_seats", "round", "is_paused", "deadline_at", "created_at")
+_MINE_COLUMNS = ("kind", "status", "abandoned", "max_seats", "round", "is_paused", "deadline_at", "created_at")
 
 
 def _chip_seats():
