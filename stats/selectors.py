@@ -124,6 +124,11 @@ def player_get(*, username: str):
         raise Http404("no such player") from None
 
 
+def player_abandoned_count(*, player) -> int:
+    """How many of the player's games ended before any round was scored: abandoned, so not in their records."""
+    return Seat.objects.filter(user=player, game__status=Game.Status.FINISHED, game__abandoned=True).count()
+
+
 def player_games(*, player, viewer, page) -> Page:
     """The player's finished games, newest first, with their result; a private game only to its players.
 

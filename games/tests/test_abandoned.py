@@ -40,6 +40,8 @@ def test_a_deletion_before_any_round_ends_a_three_player_game_abandoned(client):
     assert "Abandoned: the game ended before any round was scored." in page
     assert "Shared win" not in page and "Winner:" not in page
     assert "Abandoned" in client.get(reverse("games:mine")).content.decode()
+    profile = client.get(reverse("stats:player", args=[ann.username])).content.decode()
+    assert "1 more game was abandoned before any round was scored: it counts for nothing." in profile
     replay = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
     assert re.search(r"Abandoned\s+·", replay)
 
