@@ -3,6 +3,8 @@
 An avatar is a shape filled with the player's colour and their initials on it. The shape
 comes from the player (a hash of a stable key: the username) or is given (a seat's position,
 so the players of one table never share one): the avatars tell people apart without colour.
+At a table the letters differ too (``table_letters``): "Bot Ada" and "Bot Alan" are not
+both "BA", for a reader who tells the avatars apart by their letters alone.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import functools
 import hashlib
 import math
 import re
+from collections import Counter
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -95,6 +98,49 @@ def initials(name: str) -> str:
     return (words[0][0] + (words[1][0] if len(words) > 1 else "")).upper()
 
 
+# The most letters an avatar holds: beyond three they no longer fit the shape.
+MAX_LETTERS = 3
+
+
+def _letter_options(name: str) -> list[str]:
+    """The letters ``name`` may show, shortest first: its initials, then more of its last word ("Ad", "BAd")."""
+    text = str(name).strip()
+    words = [word for word in re.split(r"[\s_.\-]+", text) if word]
+    options = [initials(name)]
+    if not words:
+        return options
+    last = words[-1]
+    for length in range(2, len(last) + 1):
+        options.append(last[0].upper() + last[1:length].lower())
+        if len(words) > 1 and length + 1 <= MAX_LETTERS:
+            options.append(words[0][0].upper() + last[0].upper() + last[1:length].lower())
+    return [option for option in dict.fromkeys(options) if len(option) <= MAX_LETTERS]
+
+
+@functools.lru_cache(maxsize=1024)
+def table_letters(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The letters of each of a table's players, no two the same: each player's initials, made longer only
+    for players whose letters clash (the shortest that tell them apart), numbered as a last resort."""
+    options = [_letter_options(name) for name in names]
+    level = [0] * len(names)
+    while True:
+        letters = [option[min(at, len(option) - 1)] for option, at in zip(options, level)]
+        counts = Counter(letters)
+        clashing = [index for index, text in enumerate(letters) if counts[text] > 1]
+        if not clashing:
+            return tuple(letters)
+        if all(level[index] >= len(options[index]) - 1 for index in clashing):
+            break
+        for index in clashing:
+            level[index] += 1
+    # Names alike to the letter ("Bo" and "bo."): their first letter and their place among them.
+    seen: Counter = Counter()
+    for index in clashing:
+        seen[letters[index]] += 1
+        letters[index] = f"{letters[index][:1]}{seen[letters[index]]}"
+    return tuple(letters)
+
+
 def shape_of(key: str) -> int:
     """The shape a player has wherever no table gives one: the same key, the same shape."""
     digest = hashlib.sha256(str(key).encode()).digest()
@@ -102,12 +148,14 @@ def shape_of(key: str) -> int:
 
 
 @functools.lru_cache(maxsize=2048)
-def _drawing(*, key: str, name: str, colour: str, shape: int | None) -> tuple[int, SafeString, str]:
+def _drawing(
+    *, key: str, name: str, colour: str, shape: int | None, letters: str | None = None
+) -> tuple[int, SafeString, str]:
     """The avatar's shape index, what it draws (its path and initials, the name escaped), and an id
-    for that drawing (the same drawing, the same id)."""
+    for that drawing (the same drawing, the same id). ``letters``: the table's (``table_letters``)."""
     index = (shape_of(key) if shape is None else shape) % len(SHAPES)
     fill = colour_hex(colour)
-    letters = initials(name)
+    letters = letters or initials(name)
     font = {1: 15, 2: 12.5}.get(len(letters), 10)
     drawing = format_html(
         '<path d="{}" fill="{}" stroke="{}" stroke-width="1.5"></path>'
@@ -134,13 +182,14 @@ def avatar_svg(
     size: int = 32,
     label: bool = False,
     css_class: str = "avatar",
+    letters: str | None = None,
 ) -> SafeString:
     """A player's avatar as inline SVG markup (the name escaped).
 
     ``label``: the avatar names the player to screen readers (an image named by the player's
     name); without it, it is decorative (``aria-hidden``) because the name is beside it.
     """
-    index, drawing, _ident = _drawing(key=key, name=name, colour=colour, shape=shape)
+    index, drawing, _ident = _drawing(key=key, name=name, colour=colour, shape=shape, letters=letters)
     accessible = (
         format_html('role="img" aria-label="{}"', name) if label else mark_safe('aria-hidden="true" focusable="false"')
     )
@@ -167,8 +216,18 @@ class AvatarSymbols:
     def __init__(self):
         self._drawn: dict[str, SafeString] = {}
 
-    def use(self, *, key: str, name: str, colour: str, shape: int | None, size: int, css_class: str) -> SafeString:
-        index, drawing, ident = _drawing(key=key, name=name, colour=colour, shape=shape)
+    def use(
+        self,
+        *,
+        key: str,
+        name: str,
+        colour: str,
+        shape: int | None,
+        size: int,
+        css_class: str,
+        letters: str | None = None,
+    ) -> SafeString:
+        index, drawing, ident = _drawing(key=key, name=name, colour=colour, shape=shape, letters=letters)
         if ident not in self._drawn:
             self._drawn[ident] = format_html('<symbol id="{}" viewBox="-18 -18 36 36">{}</symbol>', ident, drawing)
         return format_html(

@@ -59,6 +59,12 @@ class ApiTokenForm(forms.Form):
         help_text=_("What the token is for, so you can tell your tokens apart (for example: my bot)."),
     )
 
+    def clean_name(self):
+        try:  # the API's token name is ``FreeText``: the same policy here
+            return text_clean(self.cleaned_data["name"]).strip()
+        except TextRefused as refused:
+            raise forms.ValidationError(refused.message, code="bad_text") from None
+
 
 class AccountDeleteForm(forms.Form):
     password = forms.CharField(

@@ -32,6 +32,15 @@ COLOUR_HEX = {
 }
 
 
+# A deleted account's username: "~" is no username's (none can be signed up as it).
+DELETED_USERNAME_PREFIX = "~deleted-"
+
+
+def is_deleted_username(username) -> bool:
+    """Whether ``username`` is a deleted account's (a view's players carry usernames, not users)."""
+    return str(username).startswith(DELETED_USERNAME_PREFIX)
+
+
 class UserManager(BaseUserManager):
     def get_by_natural_key(self, username):
         # Log-in and the API's tokens find the account as sign-up named it: in NFKC, so a

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from config.prepared import prepared
 
-from .models import ApiToken, User
-from .signals import account_deleting, personal_data
+from .models import DELETED_USERNAME_PREFIX, ApiToken, User
+from .signals import account_deleting, account_shown_changed, personal_data
 
 logger = logging.getLogger(__name__)
 
@@ -109,14 +109,17 @@ def account_delete(*, user, now=None) -> None:
     found by), so that the seats of finished games still have a player, shown as
     "deleted player". Before that, the other apps let go (``signals.account_deleting``):
     games not started are left, games in play resigned, notifications and email
-    settings deleted. Then API tokens and every session of the account go.
+    settings deleted. Then API tokens and every session of the account go. Once the row is
+    emptied, in the same transaction, ``signals.account_shown_changed``: every game the account sat
+    in moves on its version, so no process serves a board, an API view or a replay cached with the
+    old name.
     """
     now = now or timezone.now()
     User.objects.filter(pk=user.pk).update(is_active=False)
     account_deleting.send(sender=User, user=user, now=now)
     with transaction.atomic():
         ApiToken.objects.filter(user=user).delete()
-        user.username = f"~deleted-{user.pk}"  # "~" is no username's: none can be signed up as it
+        user.username = f"{DELETED_USERNAME_PREFIX}{user.pk}"
         user.email = ""
         user.first_name = ""
         user.last_name = ""
@@ -130,7 +133,19 @@ def account_delete(*, user, now=None) -> None:
         user.save()
         user.groups.clear()
         user.user_permissions.clear()
+        account_shown_changed.send(sender=User, user=user)
     sessions_delete(user=user)
+
+
+def profile_save(*, form) -> User:
+    """Save a valid ``ProfileForm``; if the shown name or colour changed, every game of the account moves
+    on its version (``signals.account_shown_changed``), so the boards show the new one at once."""
+    shown = ("display_name", "colour")
+    with transaction.atomic():
+        user = form.save()
+        if set(form.changed_data) & set(shown):
+            account_shown_changed.send(sender=User, user=user)
+    return user
 
 
 def sessions_delete(*, user) -> int:

@@ -19,3 +19,9 @@ personal_data = Signal()
 # what other people's history needs stays. Each receiver runs in its own
 # transactions: leaving a game takes that game's lock.
 account_deleting = Signal()
+
+# What the other players see of an account changed: it was deleted (its name is "deleted player" now), or
+# its shown name or colour changed: user. Sent inside the transaction that made the change, once the row
+# holds it. Every cache that holds names must let go of the old one in every process: the games move on
+# the versions their views are cached under.
+account_shown_changed = Signal()

@@ -6,7 +6,9 @@ direction of the text around it (U+202A-202E, U+2066-2069) and nothing invisible
 (zero-width characters, fillers, soft hyphens). Other spaces (no-break, ideographic)
 fold to the ordinary one. What is kept is NFC-normalised: two spellings of one
 word are equal, and a length counts the characters a person sees (code points of
-the normal form, as JSON Schema's ``maxLength`` counts them).
+the normal form, as JSON Schema's ``maxLength`` counts them). A letter carries at most
+``MAX_MARKS_PER_LETTER`` combining marks after normalisation: no written language
+stacks more, and a pile of hundreds ("Zalgo" text) spills over the lines around it.
 
 ``text_clean`` is the policy; ``games.actions.FreeText`` applies it to the action
 models and the API's requests. Nothing here imports a model or pydantic: any
@@ -19,6 +21,12 @@ from django.utils.translation import gettext_lazy as _
 
 # The same words display names were refused with before this policy (and so translated already).
 MESSAGE = _("Use letters, digits, spaces and punctuation only.")
+
+# Combining marks (Unicode categories Mn, Me) one letter may carry, as NFC keeps them. Vietnamese
+# needs two at most (ệ is one letter in NFC anyway), Thai a vowel and a tone mark, Hebrew with
+# cantillation or Tibetan stacks three or four; UAX #15's stream-safe format allows 30.
+MAX_MARKS_PER_LETTER = 4
+TOO_MANY_MARKS = _("Too many accents or marks on one letter.")
 
 # Printable by Python's reckoning (letters, marks, symbols) yet shown as nothing: fillers and blanks.
 INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
@@ -33,9 +41,9 @@ class TextRefused(ValueError):
 
     code = "bad_text"
 
-    def __init__(self):
+    def __init__(self, message=MESSAGE):
         super().__init__("text refused by the policy (accounts.text)")
-        self.message = MESSAGE
+        self.message = message
 
 
 def text_clean(value: str) -> str:
@@ -45,7 +53,18 @@ def text_clean(value: str) -> str:
     kept = "".join(" " if unicodedata.category(char) == "Zs" else char for char in unicodedata.normalize("NFC", value))
     if not all(_allowed(kept, index) for index in range(len(kept))):
         raise TextRefused
+    if _most_marks(kept) > MAX_MARKS_PER_LETTER:
+        raise TextRefused(TOO_MANY_MARKS)
     return kept
+
+
+def _most_marks(text: str) -> int:
+    """The longest run of combining marks in ``text``: the most any one letter carries."""
+    most = run = 0
+    for char in text:
+        run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
 
 
 def text_storable(value: str) -> bool:

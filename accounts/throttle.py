@@ -1,10 +1,15 @@
 """How often one may try to get in: log-in lockouts (django-axes) and the rates of sign-up and
 password reset (django-ratelimit), per account and per address.
 
-Log-in failures are counted in the database (axes' handler), so that lockouts can be
-seen and lifted in the admin, and end by themselves after the cool-off. Sign-up
-and reset rates are counted in the cache; if the cache cannot be reached, the
-request goes through and the failure is logged: a rate is not worth an outage.
+Log-in failures are counted in the database (axes' handler) per account *and* address
+together, so that lockouts can be seen and lifted in the admin, and end by themselves
+after the cool-off: a guesser at one address locks only the accounts it guesses, from
+that address; the owner of the account, and everyone else behind the same address (a
+school, a café), still gets in. A guesser spread over many addresses is stopped by a
+second, higher count of an account's failures from anywhere (``login-account``, in the
+cache as the other rates). Sign-up and reset rates are counted in the cache; if the
+cache cannot be reached, the request goes through and the failure is logged: a rate is
+not worth an outage.
 """
 
 import functools
@@ -32,6 +37,9 @@ DEFAULT_RATES = {
     # Forms that check the password of someone logged in (change it, delete the account):
     # a session left open is not a way to guess the password.
     "password-check-address": "10/h",
+    # Failed log-ins of one account from every address together: far above what its owner mistypes,
+    # far below what guessing a password needs (axes counts each account and address by itself).
+    "login-account": "100/h",
 }
 
 
@@ -81,6 +89,49 @@ def throttled(scope: str, *, fields: tuple[str, ...] = ()):
     return decorator
 
 
+def LOCKED_OUT() -> str:  # noqa: N802 (a message, in the language of the request it is called in)
+    return _("Too many failed log-ins for this account or from your address.")
+
+
+def login_failed(sender, credentials=None, request=None, **kwargs) -> None:
+    """Count a failed log-in of an account from anywhere (Django's ``user_login_failed``)."""
+    username = login_username(request, credentials)
+    if request is not None and username:
+        hit(request, "login-account", username)
+
+
+def account_guessed(request, username: str) -> int | None:
+    """The seconds to wait if the account's failed log-ins from every address are past their rate, else None."""
+    try:
+        usage = get_usage(
+            request,
+            group="accounts.login-account",
+            key=lambda _group, _request: fold(username)[:255],
+            rate=rate("login-account"),
+            increment=False,
+        )
+    except Exception:
+        logger.warning("The rate store is unreachable: log-ins are not limited per account for now.", exc_info=True)
+        return None
+    if usage is None or usage["count"] < usage["limit"]:
+        return None
+    return max(int(usage["time_left"]), 1)
+
+
+def login_guarded(view):
+    """The log-in view, answering 429 for an account guessed at from too many places (``login-account``)."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        username = request.POST.get("username", "") if request.method == "POST" else ""
+        wait = account_guessed(request, username) if username else None
+        if wait is not None:
+            return too_many(request, wait=wait, message=LOCKED_OUT())
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 def _wait_text(seconds: int) -> str:
     minutes = max(1, math.ceil(seconds / 60))
     return ngettext("Try again in %(count)d minute.", "Try again in %(count)d minutes.", minutes) % {"count": minutes}
@@ -111,7 +162,7 @@ def lockout_response(request, original_response=None, credentials=None):
 
     cool_off = get_cool_off(request)
     wait = int(cool_off.total_seconds()) if cool_off else 3600
-    message = _("Too many failed log-ins for this account or from your address.")
+    message = LOCKED_OUT()
     if request.path.startswith("/api/"):
         response = JsonResponse(
             {"error": {"code": "rate_limited", "message": f"{message} {_wait_text(wait)}"}}, status=429

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from .forms import AccountDeleteForm, ApiTokenForm, ProfileForm, SignUpForm
 from .selectors import tokens_for_user
-from .services import account_delete, account_export, token_create, token_revoke
+from .services import account_delete, account_export, profile_save, token_create, token_revoke
 from .throttle import throttled
 
 
@@ -49,7 +49,7 @@ def signup(request):
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        profile_save(form=form)
         messages.success(request, _("Your profile is saved."))
         return redirect("accounts:profile")
     return render(request, "accounts/profile.html", {"form": form})

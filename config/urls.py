@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from django.views.static import serve
 
+from accounts.throttle import login_guarded
 from games import views as game_views
 
 urlpatterns = [
@@ -12,7 +13,11 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("", game_views.home, name="home"),
     path("healthz", game_views.healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "accounts/login/",
+        login_guarded(auth_views.LoginView.as_view(redirect_authenticated_user=True)),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("accounts.urls")),
     path("privacy/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),

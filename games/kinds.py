@@ -182,6 +182,12 @@ class GameKind:
     def record(self, *, game: Game, before: Any, after: Any, now: datetime) -> None:
         """Write the rows of what the change from ``before`` (None: the start) to ``after`` settled."""
 
+    def round_scored(self, state: Any) -> bool:
+        """Whether a round of the game in ``state`` has been scored. A game that ends before its first
+        scored round (resignations, a deleted account, deadlines nobody met) is abandoned: nobody won it,
+        and it counts for no rating and no statistics. A kind without scored rounds: every game was played."""
+        return True
+
     # --- what people see --------------------------------------------------------------
 
     def view(self, *, game: Game, seats: list[Seat], viewer) -> dict:

@@ -5,10 +5,10 @@ import logging
 
 from django.dispatch import receiver
 
-from accounts.signals import account_deleting, personal_data
+from accounts.signals import account_deleting, account_shown_changed, personal_data
 from games.models import Game, Move, Seat
 from games.services.errors import GameError
-from games.services.games import game_leave, game_resign
+from games.services.games import game_leave, game_resign, games_show_player_anew
 
 logger = logging.getLogger(__name__)
 
@@ -66,3 +66,9 @@ def games_let_go(sender, *, user, **kwargs) -> None:
                 game_resign(game_id=game_id, user=user)
         except GameError as error:  # the game moved on meanwhile, or its rules say no: the seat stays
             logger.info("Account %s deleted: game %s kept its seat (%s).", user.pk, game_id, error.code)
+
+
+@receiver(account_shown_changed, dispatch_uid="games.account_shown_changed")
+def games_show_anew(sender, *, user, **kwargs) -> None:
+    """The account's games move on their versions: every process's cached views of them are left behind."""
+    games_show_player_anew(user_id=user.pk)

@@ -91,7 +91,7 @@ class KindProfile:
     rounds: int
     points: int
     points_per_round: float | None
-    rating: float
+    rating: int  # as people read it (``ratings.shown``)
     rating_mu: float
     rating_sigma: float
     figures: list
@@ -107,12 +107,12 @@ class KindHistory:
     """A player's latest games of one kind, oldest first: each with its points per round and the rating after it.
 
     ``games``: dicts of ``number`` (1 for the oldest shown), ``game_id``, ``finished_at``,
-    ``points``, ``rounds``, ``points_per_round`` (None without a round) and ``rating``;
-    ``rating_before``: the rating before the oldest of them.
+    ``points``, ``rounds``, ``points_per_round`` (None without a round) and ``rating`` (as people read it,
+    ``ratings.shown``); ``rating_before``: the rating before the oldest of them.
     """
 
     games: list[dict]
-    rating_before: float
+    rating_before: int
 
 
 def player_get(*, username: str):
@@ -122,6 +122,11 @@ def player_get(*, username: str):
         return get_user_model().objects.get(username=username, is_active=True)
     except get_user_model().DoesNotExist:
         raise Http404("no such player") from None
+
+
+def player_abandoned_count(*, player) -> int:
+    """How many of the player's games ended before any round was scored: abandoned, so not in their records."""
+    return Seat.objects.filter(user=player, game__status=Game.Status.FINISHED, game__abandoned=True).count()
 
 
 def player_games(*, player, viewer, page) -> Page:
@@ -200,13 +205,13 @@ def player_history(*, player, viewer) -> dict[str, KindHistory]:
                     "points": points,
                     "rounds": rounds,
                     "points_per_round": points / rounds if rounds else None,
-                    "rating": ratings.ordinal(mu, sigma),
+                    "rating": ratings.shown(ratings.ordinal(mu, sigma)),
                 }
                 for number, (_kind, game_id, finished_at, points, rounds, _mu0, _sigma0, mu, sigma) in enumerate(
                     records, start=1
                 )
             ],
-            rating_before=ratings.ordinal(records[0][5], records[0][6]),
+            rating_before=ratings.shown(ratings.ordinal(records[0][5], records[0][6])),
         )
     return history
 
@@ -247,7 +252,7 @@ def player_profile(*, player) -> list[KindProfile]:
                 rounds=stats.rounds,
                 points=stats.points,
                 points_per_round=stats.points / stats.rounds if stats.rounds else None,
-                rating=ratings.ordinal(stats.rating_mu, stats.rating_sigma),
+                rating=ratings.shown(ratings.ordinal(stats.rating_mu, stats.rating_sigma)),
                 rating_mu=stats.rating_mu,
                 rating_sigma=stats.rating_sigma,
                 figures=kind_stats.figures(totals),
@@ -300,7 +305,8 @@ class LeaderboardView:
 
 
 def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> LeaderboardView:
-    """One page of a precomputed board and the viewer's own entry: four queries, whatever the board's size.
+    """One page of a precomputed board and the viewer's own entry: four queries (five for the rating, whose
+    estimates show in a tooltip), whatever the board's size.
 
     The page's entries are numbered from the first one's rank (one count): a rank
     changes only where the value does, and then it is the position.
@@ -335,6 +341,15 @@ def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> Lea
             else:
                 entry.rank = entry.position
             previous = entry
+        if definition.style == "rating":  # the estimate behind each rating, for its tooltip
+            estimates = {
+                user_id: (mu, sigma)
+                for user_id, mu, sigma in PlayerStats.objects.filter(
+                    kind=kind, user_id__in=[entry.user_id for entry in entries]
+                ).values_list("user_id", "rating_mu", "rating_sigma")
+            }
+            for entry in entries:
+                entry.rating_mu, entry.rating_sigma = estimates.get(entry.user_id, (None, None))
         if viewer.is_authenticated:
             mine = entries_placed(LeaderboardEntry.objects.filter(leaderboard=head, user=viewer)).first()
     return LeaderboardView(

@@ -1,6 +1,6 @@
 """Every write of statistics: a finished game's records, ratings, totals and leaderboards.
 
-Two ways in, one result:
+Two ways in, one result (an abandoned game, ended before any round was scored, in neither):
 - ``stats_game_finished`` (a Celery task after a game's commit) adds one game: its
   players' records and ratings, then their totals and leaderboard entries, then
   re-ranks the boards;
@@ -154,7 +154,7 @@ def _games(game_ids: Iterable[int]) -> list[dict]:
     """The finished games among ``game_ids`` with their seats, in finish order."""
     ids = list(game_ids)
     games = list(
-        Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, finished_at__isnull=False)
+        Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, finished_at__isnull=False, abandoned=False)
         .order_by("finished_at", "id")
         .values("id", "kind", "finished_at")
     )
@@ -279,7 +279,11 @@ def stats_game_finished(*, game_id: int, now: datetime) -> bool:
 
     Idempotent: a game already recorded changes nothing.
     """
-    kind = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).values_list("kind", flat=True).first()
+    kind = (
+        Game.objects.filter(pk=game_id, status=Game.Status.FINISHED, abandoned=False)
+        .values_list("kind", flat=True)
+        .first()
+    )
     kind_stats = kind_stats_of(kind) if kind else None
     if kind_stats is None:
         return False
@@ -546,7 +550,7 @@ def _rebuild_kind(kind_stats: KindStats, now: datetime, progress: OnChunk | None
     rows: list[_Row] = []
     with _reading():
         game_ids = list(
-            Game.objects.filter(kind=kind, status=Game.Status.FINISHED, finished_at__isnull=False)
+            Game.objects.filter(kind=kind, status=Game.Status.FINISHED, finished_at__isnull=False, abandoned=False)
             .order_by("finished_at", "id")
             .values_list("id", flat=True)
         )
@@ -580,7 +584,9 @@ def _rebuild_kind(kind_stats: KindStats, now: datetime, progress: OnChunk | None
         known = set(game_ids)
         missed = [
             game_id
-            for game_id in Game.objects.filter(kind=kind, status=Game.Status.FINISHED).values_list("id", flat=True)
+            for game_id in Game.objects.filter(kind=kind, status=Game.Status.FINISHED, abandoned=False).values_list(
+                "id", flat=True
+            )
             if game_id not in known
         ]
         if missed:

@@ -9,7 +9,15 @@ from games import kinds
 from games.selectors.games import game_get_for_viewer
 
 from .models import Period
-from .selectors import game_replay, leaderboard_page, player_games, player_get, player_history, player_profile
+from .selectors import (
+    game_replay,
+    leaderboard_page,
+    player_abandoned_count,
+    player_games,
+    player_get,
+    player_history,
+    player_profile,
+)
 
 
 @require_GET
@@ -30,6 +38,7 @@ def player(request, username: str):
             "player": player,
             "profiles": profiles,
             "games": player_games(player=player, viewer=request.user, page=request.GET.get("page")),
+            "abandoned": player_abandoned_count(player=player),
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
         },
     )

@@ -131,6 +131,10 @@ class StorytellerKind(GameKind):
         clue_given_check(game=game, before=before, after=after)
         storyteller_record(game=game, before=before, after=after, now=now)
 
+    def round_scored(self, state) -> bool:
+        # A round whose storyteller gave no clue in time is skipped: nobody scored in it.
+        return any(not result.skipped for result in state.history)
+
     def view(self, *, game, seats, viewer):
         from .selectors import storyteller_view
 

@@ -153,6 +153,9 @@ class ThinkAlikeKind(GameKind):
 
         think_alike_record(game=game, before=before, after=after, now=now)
 
+    def round_scored(self, state) -> bool:
+        return bool(state.history)  # every scored round, and only those
+
     def view(self, *, game, seats, viewer):
         from .selectors import think_alike_view
 

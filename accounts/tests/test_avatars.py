@@ -6,7 +6,7 @@ import re
 import pytest
 from django.template import Context, Template
 
-from accounts.avatars import SHAPES, avatar_svg, initials, ink_for, shape_of
+from accounts.avatars import SHAPES, avatar_svg, initials, ink_for, shape_of, table_letters
 from games.tests.factories import UserFactory
 
 
@@ -67,3 +67,42 @@ def test_the_template_tag_takes_a_user_or_a_views_player():
     from_user, from_player = html.split("|")
     assert 'aria-label="Kim Ode"' in from_user and 'fill="#3fa36b"' in from_user and ">KO<" in from_user
     assert 'fill="#2a9d8f"' in from_player and 'width="20"' in from_player and "shape-2" in from_player
+
+
+def test_no_two_players_of_a_table_show_the_same_letters():
+    from bots.services import BOT_NAMES, NAME_PREFIX
+
+    bots = [f"{NAME_PREFIX} {name}" for name in BOT_NAMES]
+    for size in range(3, 11):
+        table = tuple(bots[:size])
+        letters = table_letters(table)
+        assert len(set(letters)) == size, (table, letters)
+        assert all(1 <= len(text) <= 3 for text in letters)
+    assert table_letters(("Bot Ada", "Bot Alan", "Bot Grace")) == ("Ad", "Al", "BG")
+
+
+def test_letters_lengthen_only_where_they_clash():
+    assert table_letters(("Anna Berg", "Carl", "Dora")) == ("AB", "C", "D")
+    assert table_letters(("Anna", "Alan", "Bo")) == ("An", "Al", "B")
+    # Names alike to the letter are numbered rather than shared.
+    letters = table_letters(("bo", "Bo", "BO."))
+    assert len(set(letters)) == 3
+
+
+def test_a_bot_table_draws_avatars_that_all_differ():
+    """Letters, shape and colour: a board of four bots shows four different drawings."""
+    players = [
+        {"username": f"bot{n}", "name": name, "colour": colour, "seat": n}
+        for n, (name, colour) in enumerate(
+            [("Bot Ada", "red"), ("Bot Alan", "blue"), ("Bot Annie", "green"), ("Bot Grace", "pink")]
+        )
+    ]
+    template = Template(
+        "{% load avatars %}{% for p in players %}"
+        "{% avatar p.username p.name p.colour shape=p.seat table=players %}{% endfor %}"
+    )
+    html = template.render(Context({"players": players}))
+    texts = re.findall(r">([^<>]+)</text>", html)
+    assert texts == ["Ad", "Al", "An", "BG"]
+    assert len(set(re.findall(r'd="([^"]+)"', html))) == 4
+    assert len(set(re.findall(r'fill="(#[0-9a-f]{6})" stroke', html))) == 4

@@ -103,3 +103,63 @@ def test_what_is_kept_can_be_stored_shown_and_kept_again(text):
 def test_storable_means_no_nul_and_no_lone_surrogate(text):
     storable = "\x00" not in text and not any(0xD800 <= ord(char) <= 0xDFFF for char in text)
     assert text_storable(text) == storable
+
+
+# --- combining marks: a few per letter, never a pile ---------------------------------------------
+
+ZALGO = "a" + "\u0301\u0316\u0352\u036b" * 100  # 400 marks on one letter
+
+
+def test_400_stacked_accents_are_refused_with_their_own_words():
+    with pytest.raises(TextRefused) as refused:
+        text_clean(f"hello {ZALGO} world")
+    assert str(refused.value.message) == "Too many accents or marks on one letter."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tiê\u0301ng Viê\u0323t",  # Vietnamese, decomposed: NFC leaves at most one mark a letter
+        "\u0e01\u0e34\u0e48",  # Thai: a consonant with a vowel and a tone mark
+        "\u05e9\u05c1\u05b8\u0591\u05bd",  # Hebrew: a letter with a dot, a vowel and two cantillation marks
+        "q\u0301\u0302\u0303\u0304",  # four marks on a letter that has no composed form: the cap itself
+    ],
+)
+def test_the_marks_written_languages_use_are_kept(text):
+    assert text_clean(text) == unicodedata.normalize("NFC", text)
+
+
+def test_five_marks_on_one_letter_are_one_too_many():
+    with pytest.raises(TextRefused):
+        text_clean("q\u0301\u0302\u0303\u0304\u0305")
+
+
+def test_marks_are_counted_per_letter_not_per_text():
+    assert text_clean("q\u0301\u0302\u0303\u0304 " * 50).count("\u0304") == 50
+
+
+def test_every_text_field_refuses_the_pile(db):
+    """The display name (a form), a chat message (a service), a clue (an action) and a token's name (the API
+    and its page) all go through ``text_clean``."""
+    from accounts.forms import ApiTokenForm, ProfileForm
+    from accounts.services import token_create
+    from games.services.errors import GameError
+    from games.tests.api.conftest import ApiClient, error_of
+    from games.tests.factories import UserFactory, started_game
+
+    user = UserFactory()
+    form = ProfileForm({"display_name": "Zed" + "\u0301" * 20, "colour": "blue"}, instance=user)
+    assert not form.is_valid()
+    assert form.errors["display_name"] == ["Too many accents or marks on one letter."]
+    token_form = ApiTokenForm({"name": "bot" + "\u0301" * 20})
+    assert not token_form.is_valid()
+    assert token_form.errors["name"] == ["Too many accents or marks on one letter."]
+
+    game, (alice, *_others) = started_game(3)
+    alice_api = ApiClient(token_create(user=alice, name="tests")[1])
+    assert error_of(alice_api.post(f"/games/{game.pk}/chat", {"text": ZALGO})) == (400, "bad_text")
+    assert alice_api.get(f"/games/{game.pk}/chat").json()["messages"] == []
+    assert error_of(alice_api.post("/tokens", {"username": alice.username, "password": "x", "name": ZALGO}))[0] == 400
+    with pytest.raises(GameError) as refused:
+        game.game_kind.action_parse({"type": "clue", "card": 1, "text": ZALGO})
+    assert refused.value.code == "bad_action"

@@ -24,19 +24,21 @@ def log_in(client, username, password="wrong", address="10.0.0.1", **extra):
 
 
 class TestLogInLockout:
-    def test_an_account_locks_after_the_limit_with_a_translated_429(self, client, settings):
+    def test_an_account_locks_at_the_guessers_address_with_a_translated_429(self, client, settings):
         settings.AXES_FAILURE_LIMIT = 3
         UserFactory(username="anna")
-        for n in range(2):
-            assert log_in(client, "anna", address=f"10.0.0.{n}").status_code == 200  # the form, with its error
+        for _ in range(2):
+            assert log_in(client, "anna", address="10.0.0.9").status_code == 200  # the form, with its error
         response = log_in(client, "anna", address="10.0.0.9")
         assert response.status_code == 429
         assert "Too many failed log-ins" in response.content.decode()
         assert int(response["Retry-After"]) == 15 * 60
-        # Locked: even the right password from another address does not get in.
-        response = log_in(client, "anna", password=PASSWORD, address="10.9.9.9")
+        # Locked at that address: even the right password does not get in there...
+        response = log_in(client, "anna", password=PASSWORD, address="10.0.0.9")
         assert response.status_code == 429
         assert "_auth_user_id" not in client.session
+        # ...while Anna at home does.
+        assert log_in(client, "anna", password=PASSWORD, address="10.9.9.9").status_code == 302
 
     def test_the_message_is_in_the_readers_language(self, client, settings):
         settings.AXES_FAILURE_LIMIT = 1
@@ -45,20 +47,49 @@ class TestLogInLockout:
         assert response.status_code == 429
         assert '<html lang="fr">' in response.content.decode()
 
-    def test_an_address_locks_for_every_account(self, client, settings):
+    def test_a_shared_address_does_not_lock_out_everyone_behind_it(self, client, settings):
+        """A guesser in the café fails 20 times at each of three accounts; Bo, at the next table (the same
+        address), logs in with his password, and so does one of the guessed accounts' owners from home."""
+        settings.AXES_FAILURE_LIMIT = 20
+        UserFactory(username="bo")
+        UserFactory(username="x1")
+        for name in ("x1", "x2", "x3"):
+            for _ in range(20):
+                log_in(client, name, address="10.1.1.1")
+        assert log_in(client, "x1", password=PASSWORD, address="10.1.1.1").status_code == 429
+        assert log_in(client, "bo", password=PASSWORD, address="10.1.1.1").status_code == 302
+        client.logout()
+        assert log_in(client, "x1", password=PASSWORD, address="10.2.2.2").status_code == 302
+
+    def test_bo_gets_in_at_the_attackers_address_even_after_guesses_at_his_own_account_elsewhere(
+        self, client, settings
+    ):
         settings.AXES_FAILURE_LIMIT = 3
         UserFactory(username="bo")
-        for name in ("x1", "x2", "x3"):
-            log_in(client, name, address="10.1.1.1")
-        assert log_in(client, "bo", password=PASSWORD, address="10.1.1.1").status_code == 429
-        assert log_in(client, "bo", password=PASSWORD, address="10.2.2.2").status_code == 302
+        for _ in range(5):
+            log_in(client, "bo", address="10.7.7.7")  # locked there
+        assert log_in(client, "bo", password=PASSWORD, address="10.7.7.8").status_code == 302
+
+    def test_a_guesser_spread_over_many_addresses_is_stopped_per_account(self, client, settings):
+        settings.AXES_FAILURE_LIMIT = 20
+        settings.FABULA_ACCOUNT_RATES = {"login-account": "5/h"}
+        UserFactory(username="gus")
+        UserFactory(username="hal")
+        for n in range(5):
+            assert log_in(client, "gus", address=f"10.8.0.{n}").status_code == 200
+        response = log_in(client, "GUS", password=PASSWORD, address="10.8.1.1")
+        assert response.status_code == 429
+        assert "Too many failed log-ins" in response.content.decode()
+        assert "_auth_user_id" not in client.session
+        # Only that account: another one at the same addresses is untouched.
+        assert log_in(client, "hal", password=PASSWORD, address="10.8.0.1").status_code == 302
 
     def test_the_account_counts_however_its_name_is_typed(self, client, settings):
         settings.AXES_FAILURE_LIMIT = 3
         user = UserFactory(username="anna")
-        for n, typed in enumerate(["anna", "ANNA", "ａｎｎａ"]):
-            log_in(client, typed, address=f"10.3.0.{n}")
-        assert log_in(client, user.username, password=PASSWORD, address="10.3.1.1").status_code == 429
+        for typed in ["anna", "ANNA", "ａｎｎａ"]:
+            log_in(client, typed, address="10.3.0.1")
+        assert log_in(client, user.username, password=PASSWORD, address="10.3.0.1").status_code == 429
 
     def test_the_lockout_ends_by_itself_after_the_cool_off(self, client, settings):
         settings.AXES_FAILURE_LIMIT = 2
@@ -201,14 +232,15 @@ class TestClientAddress:
     def test_lockouts_key_on_the_forwarded_client_only_when_trusted(self, client, settings):
         settings.AXES_FAILURE_LIMIT = 2
         UserFactory(username="gus")
-        for name in ("x1", "x2"):
-            log_in(client, name, address="10.0.0.1", HTTP_X_FORWARDED_FOR="1.1.1.1")
+        for _ in range(2):
+            log_in(client, "gus", address="10.0.0.1", HTTP_X_FORWARDED_FOR="1.1.1.1")
         # Untrusted: the header is ignored, so the proxy's address (10.0.0.1) is the one locked.
-        assert log_in(client, "gus", password=PASSWORD, address="10.0.0.1").status_code == 429
+        response = log_in(client, "gus", password=PASSWORD, address="10.0.0.1", HTTP_X_FORWARDED_FOR="2.2.2.2")
+        assert response.status_code == 429
         AccessAttempt.objects.all().delete()
         settings.FABULA_TRUSTED_PROXIES = 1
-        for name in ("x1", "x2"):
-            log_in(client, name, address="10.0.0.1", HTTP_X_FORWARDED_FOR="1.1.1.1")
+        for _ in range(2):
+            log_in(client, "gus", address="10.0.0.1", HTTP_X_FORWARDED_FOR="1.1.1.1")
         assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"1.1.1.1"}
         response = log_in(client, "gus", password=PASSWORD, address="10.0.0.1", HTTP_X_FORWARDED_FOR="2.2.2.2")
         assert response.status_code == 302
@@ -231,8 +263,8 @@ def test_logging_in_to_ones_own_account_does_not_wipe_the_failures_against_anoth
         log_in(client, "victim")
     assert log_in(client, "mallory", password=PASSWORD).status_code == 302
     client.logout()
-    log_in(client, "victim", address="10.7.7.7")
-    assert log_in(client, "victim", password=PASSWORD, address="10.8.8.8").status_code == 429
+    log_in(client, "victim")
+    assert log_in(client, "victim", password=PASSWORD).status_code == 429
 
 
 def test_a_request_without_an_address_has_none():
@@ -251,3 +283,23 @@ def test_forms_that_check_the_password_are_limited(client, settings, url):
     assert client.post(reverse(url), {"password": PASSWORD, "old_password": PASSWORD}).status_code == 429
     user.refresh_from_db()
     assert user.is_active
+
+
+def test_the_api_token_endpoint_counts_an_accounts_failures_from_every_address(client, settings):
+    settings.FABULA_ACCOUNT_RATES = {"login-account": "3/h"}
+    UserFactory(username="ivy")
+
+    def token(password, address):
+        return client.post(
+            "/api/v1/tokens",
+            json.dumps({"username": "ivy", "password": password}),
+            content_type="application/json",
+            REMOTE_ADDR=address,
+        )
+
+    for n in range(3):
+        assert token("wrong", f"10.9.0.{n}").status_code == 401
+    response = token(PASSWORD, "10.9.1.1")
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "rate_limited"
+    assert int(response["Retry-After"]) > 0

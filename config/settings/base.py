@@ -166,10 +166,13 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_ENABLED = env.bool("FABULA_LOGIN_LOCKOUT", default=True)
-# So many failed log-ins for one account, or from one address, lock it out for the cool-off.
+# So many failed log-ins for one account from one address lock that account out at that address for
+# the cool-off. Counted per pair (axes' combination), so that one shared address (a school, a café)
+# cannot lock out everyone behind it; an account's failures from every address together have a
+# higher limit of their own (accounts.throttle, "login-account" in FABULA_ACCOUNT_RATES).
 AXES_FAILURE_LIMIT = env.int("FABULA_LOGIN_FAILURE_LIMIT", default=20)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("FABULA_LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_DISABLE_ACCESS_LOG = True  # failures are kept while they count; successful log-ins are not logged
 AXES_USERNAME_CALLABLE = "accounts.throttle.login_username"
 AXES_CLIENT_IP_CALLABLE = "accounts.network.client_address"
@@ -319,6 +322,8 @@ CELERY_TASK_ROUTES = {"notifications.send_turn_pushes": {"queue": "push"}}
 
 # Game pace: seconds per phase. Live games use the short one; asynchronous
 # games let the creator pick from the range.
+# A player's rating reads "provisional" until they have finished this many rated games of a kind.
+FABULA_RATING_PROVISIONAL_GAMES = env.int("FABULA_RATING_PROVISIONAL_GAMES", default=10)
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)

@@ -4,9 +4,11 @@ from django.contrib.auth import authenticate
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Router, Status
+from ninja.errors import Throttled
 
 from accounts.forms import SignUpForm
 from accounts.services import token_create
+from accounts.throttle import account_guessed
 
 from .errors import ApiError, errors
 from .limits import client_address, rate_hit
@@ -50,6 +52,9 @@ def tokens_create(request, response: HttpResponse, payload: TokenIn):
     response["Cache-Control"] = "no-store"  # the secret is in the body: no cache may keep it
     rate_hit("tokens", client_address(request))
     rate_hit("tokens-user", payload.username.lower())
+    wait = account_guessed(request, payload.username)  # the account's failed log-ins from every address
+    if wait is not None:
+        raise Throttled(wait=wait)
     user = authenticate(request, username=payload.username, password=payload.password)
     if user is None:
         raise ApiError(401, "bad_credentials", _("That username and password do not match an account."))

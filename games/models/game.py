@@ -59,6 +59,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Finished before any round was scored (``GameKind.round_scored``): nobody won, nothing is rated.
+    abandoned = models.BooleanField(default=False, editable=False)
     # Once finished: the game one of its players started to play again with the same people.
     rematch = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of", editable=False

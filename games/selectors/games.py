@@ -77,9 +77,9 @@ class _Recent:
     A game changes only through the services, and each change moves its version, so a game and its seats
     read at the version the database has now are still right: a board, a page and an API view of a game
     that has not moved since (every player's refresh after an action, a reload, a bot's polling) reuse
-    them instead of querying and building them again. Each process keeps its own, bounded; an entry is
-    dropped after ``ttl`` seconds too, so what changes without a new version (a player's display name)
-    shows within that time.
+    them instead of querying and building them again. Each process keeps its own, bounded. A player's new
+    name, or a deleted account's, moves the version of each of their games too (``games_show_player_anew``);
+    an entry is dropped after ``ttl`` seconds besides, for whatever else changes without a new version.
     """
 
     def __init__(self, size: int = 512, ttl: float = 30.0):
@@ -192,6 +192,8 @@ _GAME_CREATOR = Game._meta.get_field("creator")
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:
     """The whole game as this viewer may see it; the pages and the API render this."""
     view = game.game_kind.view(game=game, seats=seats, viewer=user)
+    if game.abandoned:  # ended before any round was scored: nobody won it (``GameKind.round_scored``)
+        view["winners"] = []
     view["rematch"] = game.rematch_id if game.status == Game.Status.FINISHED else None
     if view["rematch"] is not None:
         # Who started it, and where to join it: a private rematch's invite only for the old game's players.
@@ -229,7 +231,7 @@ _LOBBY_COLUMNS = (
     "creator",
     *(f"creator__{f}" for f in _PLAYER_NAME),
 )
-_MINE_COLUMNS = ("kind", "status", "max_seats", "round", "is_paused", "deadline_at", "created_at")
+_MINE_COLUMNS = ("kind", "status", "abandoned", "max_seats", "round", "is_paused", "deadline_at", "created_at")
 
 
 def _chip_seats():

@@ -318,7 +318,17 @@ def _game_by_id(game_id: int):
 
 
 # What a move or a timeout changes in a game's row (``_persist``); the rest is written when it starts.
-PLAYED_FIELDS = ("state", "round", "phase", "version", "status", "finished_at", "deadline_at", "is_paused")
+PLAYED_FIELDS = (
+    "state",
+    "round",
+    "phase",
+    "version",
+    "status",
+    "finished_at",
+    "deadline_at",
+    "is_paused",
+    "abandoned",
+)
 
 
 def _played_for_absent(spec: kinds.GameKind, before, after, *, actor: int) -> dict[int, str]:
@@ -407,6 +417,7 @@ def _persist(
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.deadline_at = None
+        game.abandoned = not spec.round_scored(after)
     elif paused:
         game.deadline_at = None
     elif (
@@ -422,7 +433,8 @@ def _persist(
     spec.record(game=game, before=before, after=after, now=now)
 
     to_act = engine.to_act(after) if not finished else frozenset()
-    winners = set(engine.winners(after)) if finished else set()
+    # An abandoned game has no winner: a 0-0 "shared win" of a game nobody played is no win.
+    winners = set(engine.winners(after)) if finished and not game.abandoned else set()
     present = engine.present_seats(after)
     seats = seats if seats is not None else list(game.seats.all())
     # Only what changed is written, one UPDATE per set of new values (most actions change
@@ -457,3 +469,24 @@ def _persist(
     )
     if finished:
         signals.game_finished.send(sender=Game, game=game)
+
+
+def games_show_player_anew(*, user_id: int) -> list[int]:
+    """Move on the version of every game ``user_id`` sits in or made, so that no process serves a view of it
+    cached before: after what the others see of the account changed (it was deleted, or renamed).
+
+    Each game under its lock, in the order of their ids (as every lock of several games is taken), inside
+    the caller's transaction when there is one: the new name commits with the new versions, so no request
+    can cache the old name under a new version. Pages hear of each after commit. The ids moved."""
+    game_ids = sorted(
+        set(Seat.objects.filter(user_id=user_id).values_list("game_id", flat=True))
+        | set(Game.objects.filter(creator_id=user_id).values_list("pk", flat=True))
+    )
+    with transaction.atomic():
+        for game_id in game_ids:
+            game = game_lock(game_id=game_id)
+            game.version += 1
+            _game_by_id(game.pk, version=game.version)
+            seated = list(Seat.objects.filter(game_id=game.pk).values_list("user_id", flat=True))
+            events.game_changed(game=game, user_ids=seated, lobby=game.status == Game.Status.OPEN)
+    return game_ids

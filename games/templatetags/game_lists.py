@@ -10,7 +10,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from accounts.avatars import AvatarSymbols
+from accounts.avatars import AvatarSymbols, table_letters
 
 from .fabula import icon
 
@@ -34,7 +34,9 @@ def player_chips(context, game) -> SafeString:
     scored = game.status != "open"
     to_act: SafeString | None = None
     chips = []
-    for seat in game.seats.all():
+    seats = list(game.seats.all())
+    letters = table_letters(tuple(str(seat.user.name) for seat in seats))
+    for seat, seat_letters in zip(seats, letters):
         user = seat.user
         name = str(user.name)
         classes = "player-chip" + (" acting" if seat.to_act else "") + (" winner" if seat.is_winner else "")
@@ -45,6 +47,7 @@ def player_chips(context, game) -> SafeString:
             shape=int(seat.position),
             size=20,
             css_class="avatar avatar-chip",
+            letters=seat_letters,
         )
         score = f" · {conditional_escape(localize(seat.score))}" if scored else ""
         if seat.to_act and to_act is None:

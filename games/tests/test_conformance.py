@@ -222,7 +222,9 @@ def play_at_random(kind, seed, *, api: bool = True) -> Game:
     assert game.status == Game.Status.FINISHED and game.deadline_at is None
     state = check_state(game, kind)
     assert Move.objects.filter(game=game, by_timeout=False).count() == acted > 0
-    winners = set(kind.engine.winners(state))
+    # Ended before any scored round: abandoned, and nobody won it.
+    assert game.abandoned == (not kind.round_scored(state))
+    winners = set(kind.engine.winners(state)) if not game.abandoned else set()
     assert winners <= {seat.position for seat in game.seats.all() if not seat.has_resigned}
     assert {seat.position for seat in game.seats.filter(is_winner=True)} == winners
     assert [seat.score for seat in game.seats.order_by("position")] == list(state.scores)
@@ -279,6 +281,13 @@ def test_a_secret_leaks_only_if_it_shows_after_and_did_not_before():
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=kind_ids)
+def test_a_game_just_started_has_no_scored_round(kind, content):
+    content(kind)
+    game, _users = started(kind, kind.min_seats)
+    assert not kind.round_scored(kind.engine.from_dict(game.state))
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=kind_ids)
 def test_letting_every_deadline_pass_ends_the_game(kind, content):
     content(kind)
     game, users = started(kind, kind.min_seats)
@@ -297,6 +306,9 @@ def test_letting_every_deadline_pass_ends_the_game(kind, content):
     state = check_state(game, kind)
     if game.status == Game.Status.FINISHED:
         assert game.deadline_at is None
+        # Abandoned exactly when no round was scored (a kind may score a round nobody played in); then won by no one.
+        assert game.abandoned == (not kind.round_scored(state))
+        assert not (game.abandoned and game.seats.filter(is_winner=True).exists())
     else:  # every player absent: the kind pauses the game, with no deadline to wait for
         assert kind.engine.is_paused(state) and game.deadline_at is None
     # Nobody acted: the history holds only what the deadlines did, one move per seat passed over.

@@ -1,8 +1,12 @@
 from django import template
+from django.conf import settings
 from django.template.defaultfilters import floatformat
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
 from games import kinds
+from stats import ratings
 from stats.charts import Series, bar_chart, line_chart
 
 register = template.Library()
@@ -14,6 +18,34 @@ def percent(value) -> str:
     if value is None:
         return ""
     return f"{floatformat(value * 100, 0)}%"
+
+
+@register.filter
+def rating(conservative) -> str:
+    """The rating people read (``ratings.shown``) from the conservative estimate (a board's value); "" for none."""
+    return "" if conservative is None else str(ratings.shown(conservative))
+
+
+@register.simple_tag
+def rating_shown(value, *, mu=None, sigma=None, games=None) -> SafeString:
+    """A rating as people read it (``value``: ``ratings.shown``'s number): "provisional" beside it until
+    enough games, and the estimate it comes from (μ, σ) in its tooltip."""
+    if value in (None, ""):
+        return format_html("")
+    title = ""
+    if mu not in (None, "") and sigma not in (None, ""):
+        title = gettext("Estimated skill μ %(mu)s, uncertainty σ %(sigma)s: the rating is μ − 3σ, times %(scale)s.") % {
+            "mu": floatformat(mu, 1),
+            "sigma": floatformat(sigma, 1),
+            "scale": ratings.DISPLAY_SCALE,
+        }
+    provisional = games not in (None, "") and int(games) < settings.FABULA_RATING_PROVISIONAL_GAMES
+    return format_html(
+        '<span class="rating"{}>{}</span>{}',
+        format_html(' title="{}"', title) if title else "",
+        value,
+        format_html(' <span class="badge muted provisional">{}</span>', gettext("provisional")) if provisional else "",
+    )
 
 
 @register.filter
@@ -61,9 +93,9 @@ def rating_chart(profile, name: str) -> str:
             len(games),
         )
         % {
-            "first": floatformat(history.rating_before, 1),
+            "first": history.rating_before,
             "games": len(games),
-            "last": floatformat(games[-1]["rating"], 1),
+            "last": games[-1]["rating"],
         },
         x_label=gettext("Game, oldest to newest"),
         y_label=gettext("Rating"),

@@ -119,8 +119,12 @@ class TestPlayerHistory:
         assert [g["number"] for g in games] == [1, 2]
         assert [(g["points"], g["rounds"], g["points_per_round"]) for g in games] == [(8, 3, 8 / 3), (0, 1, 0.0)]
         records = GameRecord.objects.filter(user=ann).order_by("finished_at")
-        assert [g["rating"] for g in games] == [ratings.ordinal(r.mu_after, r.sigma_after) for r in records]
-        assert history["storyteller"].rating_before == pytest.approx(ratings.ordinal(*ratings.INITIAL))
+        # As people read it: the conservative estimate scaled, never below 0 (Ann's second game took hers there).
+        assert [g["rating"] for g in games] == [
+            ratings.shown(ratings.ordinal(r.mu_after, r.sigma_after)) for r in records
+        ]
+        assert games[1]["rating"] == 0 and ratings.ordinal(records[1].mu_after, records[1].sigma_after) < 0
+        assert history["storyteller"].rating_before == 0
         assert games[0]["rating"] > history["storyteller"].rating_before  # Ann won the first
         assert games[1]["rating"] < games[0]["rating"]  # and came last in the second
 
@@ -149,7 +153,7 @@ class TestPlayerHistory:
         shown = player_history(player=people[0], viewer=people[0])["storyteller"]
         assert [g["game_id"] for g in shown.games] == [game.pk for game in reversed(games[:HISTORY_GAMES])]
         oldest = GameRecord.objects.get(user=people[0], game=games[HISTORY_GAMES - 1])
-        assert shown.rating_before == ratings.ordinal(oldest.mu_before, oldest.sigma_before)
+        assert shown.rating_before == ratings.shown(ratings.ordinal(oldest.mu_before, oldest.sigma_before))
 
     def test_both_kinds_each_their_own(self, people):
         ann, bo, cy, _ = people
@@ -175,13 +179,13 @@ class TestPlayerPage:
         assert 'aria-labelledby="points-storyteller-title"' in page
         assert page.count('class="chart-bar"') == 2
         records = list(GameRecord.objects.filter(user=people[0]).order_by("finished_at"))
-        after = [f"{ratings.ordinal(r.mu_after, r.sigma_after):.1f}" for r in records]
+        after = [str(ratings.shown(ratings.ordinal(r.mu_after, r.sigma_after))) for r in records]
         rows = numbers_table(page, "Latest games of Storyteller, oldest first")
         assert rows[0] == ["Game", "Finished", "Points", "Rounds", "Points per round", "Rating after"]
-        assert rows[1] == ["0", "Before these games", "0.0"]
+        assert rows[1] == ["0", "Before these games", "0"]
         assert [row[0] for row in rows[2:]] == ["1", "2"]
         assert [row[2:] for row in rows[2:]] == [["8", "3", "2.67", after[0]], ["0", "1", "0.00", after[1]]]
-        assert f"Rating from 0.0 before the first of these 2 games to {after[1]} after the last." in page
+        assert f"Rating from 0 before the first of these 2 games to {after[1]} after the last." in page
 
     def test_numbers_and_dates_in_the_page_language(self, client, people):
         first = datetime(2026, 11, 2, 14, 5, tzinfo=UTC)

@@ -110,6 +110,9 @@ class OddOneOutKind(GameKind):
 
     # --- what people see ----------------------------------------------------------------
 
+    def round_scored(self, state) -> bool:
+        return bool(state.history)
+
     def view(self, *, game, seats, viewer):
         me = seat_of(seats, viewer)
         player = usernames(seats)
