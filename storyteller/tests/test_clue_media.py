@@ -329,6 +329,57 @@ def test_card_pictures_keep_their_address_and_nothing_else_is_served_by_path(tab
     assert anon.client.get("/media/cards/..%2Fclue-media%2F" + stored.rsplit("/", 1)[-1]).status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_being_checked_holds_no_lock(table, monkeypatch):
+    """While one player's file is checked (slowly), another player's chat post, which takes the game's
+    lock, goes through at once; the upload is recorded afterwards."""
+    import threading
+    import time
+
+    from django.db import connection
+
+    from chat.services import chat_post
+    from storyteller.services import media
+
+    game_id, players = table(4, clue_modes=["drawing"])
+    checking, release = threading.Event(), threading.Event()
+    checked = media.media_sniff
+
+    def slow(data):
+        checking.set()
+        assert release.wait(30)
+        return checked(data)
+
+    monkeypatch.setattr(media, "media_sniff", slow)
+    outcome = {}
+
+    def uploading():
+        try:
+            outcome["media"] = media.clue_media_upload(game_id=game_id, user=players[0][0], data=media_files.png())
+        except BaseException as error:  # noqa: BLE001 (reported by the test below)
+            outcome["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=uploading)
+    thread.start()
+    safety = threading.Timer(10, release.set)  # were the lock held, the post would wait for this, not forever
+    safety.start()
+    try:
+        assert checking.wait(30)
+        started = time.monotonic()
+        message = chat_post(game_id=game_id, user=players[1][0], text="while you draw")
+        waited = time.monotonic() - started
+        still_checking = not release.is_set()
+    finally:
+        release.set()
+        safety.cancel()
+        thread.join(30)
+    assert message.pk and waited < 2 and still_checking
+    assert "error" not in outcome, outcome
+    assert ClueMedia.objects.filter(pk=outcome["media"].pk, seat__user=players[0][0]).exists()
+
+
 # --- helpers -------------------------------------------------------------------------------
 
 
