@@ -8,11 +8,12 @@ itself:
   and ``MAX_DECODED_BYTES`` once decoded (width x height x bytes per pixel, from the
   PNG's own bit depth: a 16-bit PNG costs twice an 8-bit one), decoded whole here;
   an animation (APNG, animated WebP) is refused;
-- a sound is Opus in Ogg or WebM (as browsers record it) or AAC or Opus in MP4
-  (Safari's recorder), up to 1 MB and 20 seconds. Its length is counted from its
-  packets: each Opus packet's own frame count and size (RFC 6716, 3.1), an MP4's
-  sample table (``stts``, and ``trun`` in fragments); where the container also stamps
-  times (Ogg's granule positions, WebM's block times) the longer of the two counts.
+- a sound is Opus in Ogg or WebM (as browsers record it) or AAC in MP4 (Safari's
+  recorder), up to 1 MB and 20 seconds. Its length is counted from its packets: each
+  Opus packet's own frame count and size (RFC 6716, 3.1), an MP4's AAC frames (1024
+  samples each); where the container also stamps times (Ogg's granule positions,
+  WebM's block times, MP4's sample table ``stts`` and fragments' ``trun``) the longer
+  of the two counts.
   A header's declared duration (WebM's ``Duration``, MP4's ``mvhd``/``mdhd``) is never
   read: it can say anything, NaN included. mutagen, a dependency for this once, gives
   exactly those: an Ogg stream's length from its last granule position, an MP4's from
@@ -331,12 +332,13 @@ def _child(data: bytes, start: int, end: int, kind: bytes) -> tuple[int, int] | 
 
 
 def mp4_duration(data: bytes) -> float | None:
-    """Seconds of an MP4 holding one audio track (AAC or Opus) and no other: its samples' durations added
-    up from the sample table and from each fragment's runs (the headers' durations are not read); None
-    where it is not such a file."""
-    tracks = []  # (handler, format, timescale, stts ticks, default sample duration from trex)
+    """Seconds of an MP4 holding one AAC audio track and no other: its samples' durations added up from the
+    sample table and from each fragment's runs, or its frames counted (1024 samples each at the sample
+    entry's rate) if that says more (the headers' durations are not read); None where it is not such a
+    file."""
+    tracks = []
     trex_default = 0
-    fragment_ticks = 0
+    fragment_ticks = fragment_samples = 0
     for kind, start, end in _boxes(data, 0, len(data)):
         if kind == b"moov":
             for inner, inner_start, inner_end in _boxes(data, start, end):
@@ -349,17 +351,27 @@ def mp4_duration(data: bytes) -> float | None:
         elif kind == b"moof":
             for inner, inner_start, inner_end in _boxes(data, start, end):
                 if inner == b"traf":
-                    fragment_ticks += _mp4_fragment_ticks(data, inner_start, inner_end, trex_default)
+                    ticks, samples = _mp4_fragment(data, inner_start, inner_end, trex_default)
+                    fragment_ticks += ticks
+                    fragment_samples += samples
     if len(tracks) != 1:
         return None
-    handler, sample_format, timescale, ticks = tracks[0]
-    if handler != b"soun" or sample_format not in (b"mp4a", b"Opus") or not timescale:
+    handler, sample_format, timescale, rate, ticks, samples = tracks[0]
+    if handler != b"soun" or sample_format != b"mp4a" or not timescale or not rate:
         return None
-    total = ticks + fragment_ticks
-    return total / timescale if total else None
+    ticks += fragment_ticks
+    samples += fragment_samples
+    if not samples:
+        return None
+    return max(ticks / timescale, samples * AAC_FRAME_SAMPLES / rate)
 
 
-def _mp4_track(data: bytes, start: int, end: int) -> tuple[bytes, bytes, int, int]:
+# An AAC frame decodes to 1024 samples (AAC-LC, as recorders write it).
+AAC_FRAME_SAMPLES = 1024
+
+
+def _mp4_track(data: bytes, start: int, end: int) -> tuple[bytes, bytes, int, int, int, int]:
+    """(handler, sample format, timescale, sample rate, ticks and samples of its sample table)."""
     mdia = _child(data, start, end, b"mdia")
     if mdia is None:
         raise ValueError("no mdia")
@@ -381,20 +393,24 @@ def _mp4_track(data: bytes, start: int, end: int) -> tuple[bytes, bytes, int, in
     if entries != 1:
         raise ValueError("not one sample description")
     sample_format = data[stsd[0] + 12 : stsd[0] + 16]
-    ticks = 0
+    # An audio sample entry: 8 bytes of box head, 16 reserved and counts, then the rate (16.16) at 24.
+    (rate,) = struct.unpack_from(">H", data, stsd[0] + 8 + 8 + 24)
+    ticks = samples = 0
     stts = _child(data, *stbl, b"stts")
     if stts is not None:
         (count,) = struct.unpack_from(">I", data, stts[0] + 4)
         if stts[0] + 8 + 8 * count > stts[1]:
             raise ValueError("truncated stts")
         for n in range(count):
-            samples, delta = struct.unpack_from(">II", data, stts[0] + 8 + 8 * n)
-            ticks += samples * delta
-    return handler, sample_format, timescale, ticks
+            number, delta = struct.unpack_from(">II", data, stts[0] + 8 + 8 * n)
+            ticks += number * delta
+            samples += number
+    return handler, sample_format, timescale, rate, ticks, samples
 
 
-def _mp4_fragment_ticks(data: bytes, start: int, end: int, default_duration: int) -> int:
-    ticks = 0
+def _mp4_fragment(data: bytes, start: int, end: int, default_duration: int) -> tuple[int, int]:
+    """(ticks, samples) of a track fragment's runs."""
+    ticks = samples = 0
     for kind, box_start, box_end in _boxes(data, start, end):
         if kind == b"tfhd":
             flags = int.from_bytes(data[box_start + 1 : box_start + 4], "big")
@@ -408,12 +424,13 @@ def _mp4_fragment_ticks(data: bytes, start: int, end: int, default_duration: int
             fields = sum(4 for bit in (0x100, 0x200, 0x400, 0x800) if flags & bit)
             if at + fields * count > box_end:
                 raise ValueError("truncated trun")
+            samples += count
             if flags & 0x100:
                 for n in range(count):
                     ticks += struct.unpack_from(">I", data, at + fields * n)[0]
             else:
                 ticks += count * default_duration
-    return ticks
+    return ticks, samples
 
 
 # --- the game's side -------------------------------------------------------------------

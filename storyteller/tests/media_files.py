@@ -110,17 +110,20 @@ def mp4_audio(
     fragmented: bool = False,
     handler: bytes = b"soun",
     sample_format: bytes = b"mp4a",
+    timescale: int = 48000,
+    sample_rate: int = 48000,
 ) -> bytes:
     """An MP4 (AAC as Safari records it: 1024 samples a frame at 48 kHz) of ``seconds``; its headers
-    (``mvhd``, ``mdhd``) say ``header_seconds`` (default: the truth). ``fragmented``: the samples in
+    (``mvhd``, ``mdhd``) say ``header_seconds`` (default: the truth), in ``timescale`` ticks a second (a sample
+    is 1024 of them whatever it says); the sample entry says ``sample_rate``. ``fragmented``: the samples in
     fragments (``moof``/``trun``), as a recorder streams them. The samples are not real audio."""
     rate = 48000
     frames = max(1, round(seconds * rate / 1024))
-    said = int((seconds if header_seconds is None else header_seconds) * rate)
-    mvhd = _full(b"mvhd", struct.pack(">IIII", 0, 0, rate, said) + b"\x00" * 80)
-    mdhd = _full(b"mdhd", struct.pack(">IIIIHH", 0, 0, rate, said, 0, 0))
+    said = int((seconds if header_seconds is None else header_seconds) * timescale)
+    mvhd = _full(b"mvhd", struct.pack(">IIII", 0, 0, timescale, said) + b"\x00" * 80)
+    mdhd = _full(b"mdhd", struct.pack(">IIIIHH", 0, 0, timescale, said, 0, 0))
     hdlr = _full(b"hdlr", struct.pack(">I4s", 0, handler) + b"\x00" * 12 + b"sound\x00")
-    entry = _box(sample_format, b"\x00" * 28)
+    entry = _box(sample_format, b"\x00" * 24 + struct.pack(">HH", sample_rate, 0))
     stsd = _full(b"stsd", struct.pack(">I", 1) + entry)
     stts = _full(b"stts", struct.pack(">I", 0) if fragmented else struct.pack(">III", 1, frames, 1024))
     stbl = _box(b"stbl", stsd + stts)

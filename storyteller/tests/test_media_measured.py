@@ -76,8 +76,9 @@ def test_a_sound_is_taken_with_its_counted_length(data, seconds, content_type):
         media_files.webm_audio(30, duration=1.0),  # the header's Duration says 1 s
         media_files.mp4_audio(30, header_seconds=5),  # mvhd and mdhd say 5 s
         media_files.mp4_audio(30, header_seconds=5, fragmented=True),
+        media_files.mp4_audio(30, timescale=480_000),  # its ticks say 3 s; 1,406 AAC frames at 48 kHz
     ],
-    ids=["ogg-granule", "webm-times", "webm-duration", "mp4-header", "mp4-fragments"],
+    ids=["ogg-granule", "webm-times", "webm-duration", "mp4-header", "mp4-fragments", "mp4-timescale"],
 )
 def test_a_long_sound_whose_header_says_short_is_refused(data):
     assert "20 seconds" in refused(data)
@@ -102,11 +103,23 @@ def test_the_longer_of_packets_and_stamps_counts():
         media_files.webm_audio(5, codec="A_VORBIS"),
         media_files.mp4_audio(5, handler=b"vide"),
         media_files.mp4_audio(5, sample_format=b"avc1"),
+        media_files.mp4_audio(5, sample_format=b"Opus"),
+        media_files.mp4_audio(5, sample_rate=0),
         media_files.ogg_opus(5)[:-40],  # truncated
         b"OggS" + b"\x00" * 100,
         media_files.mp4_audio(5)[:60],
     ],
-    ids=["webm-video", "webm-vorbis", "mp4-video", "mp4-avc", "ogg-truncated", "ogg-junk", "mp4-truncated"],
+    ids=[
+        "webm-video",
+        "webm-vorbis",
+        "mp4-video",
+        "mp4-avc",
+        "mp4-opus",
+        "mp4-no-rate",
+        "ogg-truncated",
+        "ogg-junk",
+        "mp4-truncated",
+    ],
 )
 def test_what_is_not_a_recorded_sound_is_refused(data):
     assert "cannot be read" in refused(data)
