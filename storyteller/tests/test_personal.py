@@ -66,3 +66,8 @@ def test_deleting_an_account_deletes_its_files(drawing_game, django_capture_on_c
     browser.force_login(bo)
     assert browser.get(reverse("storyteller:clue_media_file", args=[game.pk, mine.pk])).status_code == 404
     assert browser.get(reverse("storyteller:clue_media_file", args=[game.pk, theirs.pk])).status_code == 200
+
+
+def test_the_privacy_page_says_what_becomes_of_drawings_and_recordings(client):
+    page = client.get(reverse("privacy")).content.decode()
+    assert "Your drawings and recordings" in page and "deleted with your account" in page
