@@ -8,16 +8,17 @@ itself:
   and ``MAX_DECODED_BYTES`` once decoded (width x height x bytes per pixel, from the
   PNG's own bit depth: a 16-bit PNG costs twice an 8-bit one), decoded whole here;
   an animation (APNG, animated WebP) is refused;
-- a sound is Opus in Ogg or WebM (as browsers record it) or AAC in MP4 (Safari's
-  recorder), up to 1 MB and 20 seconds. Its length is counted from its packets: each
-  Opus packet's own frame count and size (RFC 6716, 3.1), an MP4's AAC frames (1024
-  samples each); where the container also stamps times (Ogg's granule positions,
-  WebM's block times, MP4's sample table ``stts`` and fragments' ``trun``) the longer
-  of the two counts.
-  A header's declared duration (WebM's ``Duration``, MP4's ``mvhd``/``mdhd``) is never
-  read: it can say anything, NaN included. mutagen, a dependency for this once, gives
-  exactly those: an Ogg stream's length from its last granule position, an MP4's from
-  its header.
+- a sound is Opus in Ogg or WebM (as browsers record it), AAC in MP4 (Safari's
+  recorder) or Opus in a fragmented MP4 (Chromium's ``audio/mp4``), up to 1 MB and 20
+  seconds. Its length is counted from its packets: each Opus packet's own frame count
+  and size (RFC 6716, 3.1), an MP4's AAC frames (1024 samples each, at the lower of
+  the sample entry's rate and its decoder configuration's, the one a decoder plays it
+  at); where the container also stamps times (Ogg's granule positions, WebM's block
+  times, MP4's sample table ``stts`` and fragments' ``trun``) the longer of the two
+  counts. A header's declared duration (WebM's ``Duration``, MP4's ``mvhd``/``mdhd``)
+  is never read: it can say anything, NaN included. mutagen, a dependency for this
+  once, gives exactly those: an Ogg stream's length from its last granule position, an
+  MP4's from its header.
 
 Anything else is ``bad_media``. All of it runs before the game's lock is taken
 (``clue_media_upload``): a slow file holds up nobody else's move.
@@ -332,13 +333,15 @@ def _child(data: bytes, start: int, end: int, kind: bytes) -> tuple[int, int] | 
 
 
 def mp4_duration(data: bytes) -> float | None:
-    """Seconds of an MP4 holding one AAC audio track and no other: its samples' durations added up from the
-    sample table and from each fragment's runs, or its frames counted (1024 samples each at the sample
-    entry's rate) if that says more (the headers' durations are not read); None where it is not such a
-    file."""
+    """Seconds of an MP4 holding one audio track and no other, AAC or (in fragments, as Chromium records it)
+    Opus: its samples' durations added up from the sample table and from each fragment's runs, or its
+    packets counted if that says more: AAC frames of 1024 samples at the lower of the sample entry's rate
+    and the decoder configuration's, each Opus packet's own length. The headers' durations are not read.
+    None where it is not such a file."""
     tracks = []
-    trex_default = 0
-    fragment_ticks = fragment_samples = 0
+    trex_duration = trex_size = 0
+    fragments = [0, 0, 0]  # ticks, samples, Opus samples
+    box_start = 0
     for kind, start, end in _boxes(data, 0, len(data)):
         if kind == b"moov":
             for inner, inner_start, inner_end in _boxes(data, start, end):
@@ -347,23 +350,31 @@ def mp4_duration(data: bytes) -> float | None:
                 elif inner == b"mvex":
                     trex = _child(data, inner_start, inner_end, b"trex")
                     if trex is not None:
-                        (trex_default,) = struct.unpack_from(">I", data, trex[0] + 12)
+                        trex_duration, trex_size = struct.unpack_from(">II", data, trex[0] + 12)
         elif kind == b"moof":
+            if len(tracks) != 1:
+                return None
+            opus = tracks[0][1] == b"Opus"
             for inner, inner_start, inner_end in _boxes(data, start, end):
                 if inner == b"traf":
-                    ticks, samples = _mp4_fragment(data, inner_start, inner_end, trex_default)
-                    fragment_ticks += ticks
-                    fragment_samples += samples
+                    counts = _mp4_fragment(data, box_start, inner_start, inner_end, trex_duration, trex_size, opus)
+                    fragments = [total + more for total, more in zip(fragments, counts, strict=True)]
+        box_start = end
     if len(tracks) != 1:
         return None
     handler, sample_format, timescale, rate, ticks, samples = tracks[0]
-    if handler != b"soun" or sample_format != b"mp4a" or not timescale or not rate:
+    if handler != b"soun" or not timescale:
         return None
-    ticks += fragment_ticks
-    samples += fragment_samples
-    if not samples:
+    ticks += fragments[0]
+    if sample_format == b"Opus":
+        if samples:  # a sample table of its own: packets this reading does not reach
+            return None
+        counted = fragments[2] / OPUS_RATE
+    elif sample_format == b"mp4a" and rate:
+        counted = (samples + fragments[1]) * AAC_FRAME_SAMPLES / rate
+    else:
         return None
-    return max(ticks / timescale, samples * AAC_FRAME_SAMPLES / rate)
+    return max(ticks / timescale, counted) if counted else None
 
 
 # An AAC frame decodes to 1024 samples (AAC-LC, as recorders write it).
@@ -393,8 +404,7 @@ def _mp4_track(data: bytes, start: int, end: int) -> tuple[bytes, bytes, int, in
     if entries != 1:
         raise ValueError("not one sample description")
     sample_format = data[stsd[0] + 12 : stsd[0] + 16]
-    # An audio sample entry: 8 bytes of box head, 16 reserved and counts, then the rate (16.16) at 24.
-    (rate,) = struct.unpack_from(">H", data, stsd[0] + 8 + 8 + 24)
+    rate = _mp4a_rate(data, stsd[0] + 8, stsd[1]) if sample_format == b"mp4a" else 0
     ticks = samples = 0
     stts = _child(data, *stbl, b"stts")
     if stts is not None:
@@ -408,29 +418,106 @@ def _mp4_track(data: bytes, start: int, end: int) -> tuple[bytes, bytes, int, in
     return handler, sample_format, timescale, rate, ticks, samples
 
 
-def _mp4_fragment(data: bytes, start: int, end: int, default_duration: int) -> tuple[int, int]:
-    """(ticks, samples) of a track fragment's runs."""
-    ticks = samples = 0
+# AAC's sampling frequency index (ISO/IEC 14496-3, 1.6.3.3).
+_AAC_RATES = (96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350)
+
+
+def _mp4a_rate(data: bytes, start: int, end: int) -> int:
+    """The rate an AAC sample entry's frames are decoded at: the lower of the entry's own and its decoder
+    configuration's (``esds``, the one a decoder uses), so that neither can make a sound seem shorter."""
+    size, kind = struct.unpack_from(">I4s", data, start)
+    if kind != b"mp4a" or size < 36 or start + size > end:
+        raise ValueError("bad mp4a entry")
+    version = struct.unpack_from(">H", data, start + 16)[0]  # QuickTime's sound description version
+    if version != 0:
+        raise ValueError("not an ISO audio sample entry")
+    (entry_rate,) = struct.unpack_from(">H", data, start + 32)
+    esds = _child(data, start + 36, start + size, b"esds")
+    if esds is None:
+        raise ValueError("no decoder configuration")
+    config = _descriptor(data, esds[0] + 4, esds[1], 0x03)
+    flags = data[config[0] + 2]
+    at = config[0] + 3 + (2 if flags & 0x80 else 0) + (2 if flags & 0x20 else 0)
+    if flags & 0x40:
+        at += 1 + data[at]
+    decoder = _descriptor(data, at, config[1], 0x04)
+    specific = _descriptor(data, decoder[0] + 13, decoder[1], 0x05)
+    if specific[1] - specific[0] < 2:
+        raise ValueError("short AudioSpecificConfig")
+    first, second = data[specific[0]], data[specific[0] + 1]
+    if first >> 3 in (0, 31):
+        raise ValueError("no or an escaped audio object type")
+    index = ((first & 0x07) << 1) | (second >> 7)
+    if index >= len(_AAC_RATES):
+        raise ValueError("unknown sampling frequency index")
+    return min(entry_rate, _AAC_RATES[index]) if entry_rate else _AAC_RATES[index]
+
+
+def _descriptor(data: bytes, start: int, end: int, tag: int) -> tuple[int, int]:
+    """The body (start, end) of the MPEG-4 descriptor with ``tag`` at ``start``."""
+    if start >= end or data[start] != tag:
+        raise ValueError("descriptor expected")
+    size, at = 0, start + 1
+    for _byte in range(4):
+        if at >= end:
+            raise ValueError("truncated descriptor")
+        size = (size << 7) | (data[at] & 0x7F)
+        at += 1
+        if not data[at - 1] & 0x80:
+            break
+    if at + size > end:
+        raise ValueError("descriptor too long")
+    return at, at + size
+
+
+def _mp4_fragment(
+    data: bytes, moof: int, start: int, end: int, duration: int, size: int, opus: bool
+) -> tuple[int, int, int]:
+    """(ticks, samples, Opus samples) of a track fragment's runs; ``moof`` is where its fragment's box
+    begins (the base of its data offsets), ``duration`` and ``size`` the defaults (``trex``)."""
+    ticks = samples = opus_samples = 0
+    base = moof
     for kind, box_start, box_end in _boxes(data, start, end):
         if kind == b"tfhd":
             flags = int.from_bytes(data[box_start + 1 : box_start + 4], "big")
-            at = box_start + 8 + (8 if flags & 0x01 else 0) + (4 if flags & 0x02 else 0)
+            at = box_start + 8
+            if flags & 0x01:
+                (base,) = struct.unpack_from(">Q", data, at)
+                at += 8
+            at += 4 if flags & 0x02 else 0
             if flags & 0x08:
-                (default_duration,) = struct.unpack_from(">I", data, at)
+                (duration,) = struct.unpack_from(">I", data, at)
+                at += 4
+            if flags & 0x10:
+                (size,) = struct.unpack_from(">I", data, at)
         elif kind == b"trun":
             flags = int.from_bytes(data[box_start + 1 : box_start + 4], "big")
             (count,) = struct.unpack_from(">I", data, box_start + 4)
-            at = box_start + 8 + (4 if flags & 0x01 else 0) + (4 if flags & 0x04 else 0)
+            at = box_start + 8
+            position = base
+            if flags & 0x01:
+                position += struct.unpack_from(">i", data, at)[0]
+                at += 4
+            at += 4 if flags & 0x04 else 0
             fields = sum(4 for bit in (0x100, 0x200, 0x400, 0x800) if flags & bit)
             if at + fields * count > box_end:
                 raise ValueError("truncated trun")
-            samples += count
-            if flags & 0x100:
-                for n in range(count):
-                    ticks += struct.unpack_from(">I", data, at + fields * n)[0]
-            else:
-                ticks += count * default_duration
-    return ticks, samples
+            for n in range(count):
+                record = at + fields * n
+                sample_duration, sample_size = duration, size
+                if flags & 0x100:
+                    (sample_duration,) = struct.unpack_from(">I", data, record)
+                    record += 4
+                if flags & 0x200:
+                    (sample_size,) = struct.unpack_from(">I", data, record)
+                ticks += sample_duration
+                samples += 1
+                if opus:
+                    if not sample_size or position < 0 or position + sample_size > len(data):
+                        raise ValueError("an Opus packet outside the file")
+                    opus_samples += opus_packet_samples(data[position : position + min(sample_size, 2)])
+                position += sample_size
+    return ticks, samples, opus_samples
 
 
 # --- the game's side -------------------------------------------------------------------

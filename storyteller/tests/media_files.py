@@ -112,18 +112,30 @@ def mp4_audio(
     sample_format: bytes = b"mp4a",
     timescale: int = 48000,
     sample_rate: int = 48000,
+    decoder_rate: int | None = 48000,
+    opus_ticks: int = 960,
 ) -> bytes:
     """An MP4 (AAC as Safari records it: 1024 samples a frame at 48 kHz) of ``seconds``; its headers
-    (``mvhd``, ``mdhd``) say ``header_seconds`` (default: the truth), in ``timescale`` ticks a second (a sample
-    is 1024 of them whatever it says); the sample entry says ``sample_rate``. ``fragmented``: the samples in
-    fragments (``moof``/``trun``), as a recorder streams them. The samples are not real audio."""
+    (``mvhd``, ``mdhd``) say ``header_seconds`` (default: the truth), in ``timescale`` ticks a second (a
+    sample is 1024 of them whatever it says); the sample entry says ``sample_rate``, its decoder
+    configuration (``esds``, none if None) ``decoder_rate``. ``fragmented``: the samples in fragments
+    (``moof``/``trun``), as a recorder streams them; with ``sample_format=b"Opus"``, 20 ms Opus packets in
+    the fragments' data, as Chromium records, each run saying a packet lasts ``opus_ticks``. The samples are
+    not real audio."""
     rate = 48000
     frames = max(1, round(seconds * rate / 1024))
     said = int((seconds if header_seconds is None else header_seconds) * timescale)
     mvhd = _full(b"mvhd", struct.pack(">IIII", 0, 0, timescale, said) + b"\x00" * 80)
     mdhd = _full(b"mdhd", struct.pack(">IIIIHH", 0, 0, timescale, said, 0, 0))
     hdlr = _full(b"hdlr", struct.pack(">I4s", 0, handler) + b"\x00" * 12 + b"sound\x00")
-    entry = _box(sample_format, b"\x00" * 24 + struct.pack(">HH", sample_rate, 0))
+    esds = b""
+    if decoder_rate is not None:
+        index = (96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000).index(decoder_rate)
+        config = bytes([(2 << 3) | (index >> 1), ((index & 1) << 7) | (1 << 3)])  # AAC-LC, mono
+        decoder = b"\x04" + bytes([13 + 2 + len(config)]) + b"\x40\x15" + b"\x00" * 11
+        decoder += b"\x05" + bytes([len(config)]) + config
+        esds = _full(b"esds", b"\x03" + bytes([3 + len(decoder)]) + b"\x00\x01\x00" + decoder)
+    entry = _box(sample_format, b"\x00" * 24 + struct.pack(">HH", sample_rate, 0) + esds)
     stsd = _full(b"stsd", struct.pack(">I", 1) + entry)
     stts = _full(b"stts", struct.pack(">I", 0) if fragmented else struct.pack(">III", 1, frames, 1024))
     stbl = _box(b"stbl", stsd + stts)
@@ -132,7 +144,17 @@ def mp4_audio(
     if fragmented:
         moov_body += _box(b"mvex", _full(b"trex", struct.pack(">IIIII", 1, 1, 1024, 0, 0)))
     out = _box(b"ftyp", b"M4A \x00\x00\x00\x00M4A isom") + _box(b"moov", moov_body)
-    if fragmented:
+    if fragmented and sample_format == b"Opus":  # 20 ms packets; each run says each lasts ``opus_ticks``
+        packets = max(1, round(seconds * 50))
+        for start in range(0, packets, 50):
+            count = min(50, packets - start)
+            tfhd = _full(b"tfhd", struct.pack(">I", 1), flags=0x020000)
+            runs = struct.pack(">II", opus_ticks, len(OPUS_20_MS)) * count
+            trun_size = 12 + 4 + 4 + len(runs)
+            moof_size = 8 + 8 + len(tfhd) + trun_size
+            trun = _full(b"trun", struct.pack(">Ii", count, moof_size + 8) + runs, flags=0x000301)
+            out += _box(b"moof", _box(b"traf", tfhd + trun)) + _box(b"mdat", OPUS_20_MS * count)
+    elif fragmented:
         for start in range(0, frames, 50):
             count = min(50, frames - start)
             tfhd = _full(b"tfhd", struct.pack(">I", 1), flags=0x020000)

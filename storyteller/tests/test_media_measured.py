@@ -5,6 +5,7 @@ import io
 import math
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -19,6 +20,8 @@ from storyteller.services.media import (
     webm_duration,
 )
 from storyteller.tests import media_files
+
+RECORDINGS = Path(__file__).parent / "recordings"
 
 
 def refused(data: bytes) -> str:
@@ -59,8 +62,9 @@ def test_an_opus_packet_that_cannot_be_is_refused(packet):
         (media_files.webm_audio(19), 19.0, "audio/webm"),
         (media_files.mp4_audio(15), 15.0, "audio/mp4"),
         (media_files.mp4_audio(15, fragmented=True), 15.0, "audio/mp4"),
+        (media_files.mp4_audio(12, fragmented=True, sample_format=b"Opus"), 12.0, "audio/mp4"),
     ],
-    ids=["ogg", "webm", "mp4", "fragmented-mp4"],
+    ids=["ogg", "webm", "mp4", "fragmented-mp4", "fragmented-mp4-opus"],
 )
 def test_a_sound_is_taken_with_its_counted_length(data, seconds, content_type):
     sniffed = media_sniff(data)
@@ -77,8 +81,21 @@ def test_a_sound_is_taken_with_its_counted_length(data, seconds, content_type):
         media_files.mp4_audio(30, header_seconds=5),  # mvhd and mdhd say 5 s
         media_files.mp4_audio(30, header_seconds=5, fragmented=True),
         media_files.mp4_audio(30, timescale=480_000),  # its ticks say 3 s; 1,406 AAC frames at 48 kHz
+        # 18 s as its ticks and its sample entry say; a decoder plays its frames at 24 kHz: 36 s
+        media_files.mp4_audio(18, decoder_rate=24000),
+        # its runs say each packet lasts 2 ms; each is 20 ms: 30 s
+        media_files.mp4_audio(30, fragmented=True, sample_format=b"Opus", opus_ticks=96),
     ],
-    ids=["ogg-granule", "webm-times", "webm-duration", "mp4-header", "mp4-fragments", "mp4-timescale"],
+    ids=[
+        "ogg-granule",
+        "webm-times",
+        "webm-duration",
+        "mp4-header",
+        "mp4-fragments",
+        "mp4-timescale",
+        "mp4-decoder-rate",
+        "mp4-opus-runs",
+    ],
 )
 def test_a_long_sound_whose_header_says_short_is_refused(data):
     assert "20 seconds" in refused(data)
@@ -104,7 +121,7 @@ def test_the_longer_of_packets_and_stamps_counts():
         media_files.mp4_audio(5, handler=b"vide"),
         media_files.mp4_audio(5, sample_format=b"avc1"),
         media_files.mp4_audio(5, sample_format=b"Opus"),
-        media_files.mp4_audio(5, sample_rate=0),
+        media_files.mp4_audio(5, decoder_rate=None),
         media_files.ogg_opus(5)[:-40],  # truncated
         b"OggS" + b"\x00" * 100,
         media_files.mp4_audio(5)[:60],
@@ -115,7 +132,7 @@ def test_the_longer_of_packets_and_stamps_counts():
         "mp4-video",
         "mp4-avc",
         "mp4-opus",
-        "mp4-no-rate",
+        "mp4-no-decoder-config",
         "ogg-truncated",
         "ogg-junk",
         "mp4-truncated",
@@ -123,6 +140,14 @@ def test_the_longer_of_packets_and_stamps_counts():
 )
 def test_what_is_not_a_recorded_sound_is_refused(data):
     assert "cannot be read" in refused(data)
+
+
+@pytest.mark.parametrize("name", ["chromium-3s.webm", "chromium-3s.mp4"])
+def test_a_browsers_own_recording_is_measured(name):
+    """Recorded by Chromium's MediaRecorder (audio/webm;codecs=opus and audio/mp4, which is Opus in fragments)
+    from its fake audio device, stopped after 3 s."""
+    sniffed = media_sniff((RECORDINGS / name).read_bytes())
+    assert sniffed.kind == "sound" and sniffed.duration == pytest.approx(3.0, abs=0.1)
 
 
 def test_a_sound_of_no_packets_is_refused():
