@@ -45,11 +45,12 @@ def add_api_routes(router: Router) -> None:
     )
     def clue_media_create(request, game_id: int, file: UploadedFile = File(...)):
         """Storyteller, where the game's `rules.clue_modes` allow: a drawing (a still PNG or WebP, at most 512 KB,
-        4096 pixels a side and 2048 x 2048 in full colour once decoded) or a sound (Opus in Ogg, WebM or fragmented MP4, AAC in MP4,
-        at most 1 MB and 20 seconds counted from its packets) for the clue you are to give now, as
-        the multipart form field `file`. The type is read from the bytes; anything else, an animation included,
-        is 400 `bad_media`, a mode the game does not allow 400 `mode_not_allowed`. Each seat may try 40 uploads
-        a game, refused ones included (then 409 `too_many_media`). Then give the clue with `"media": <id>`."""
+        4096 pixels a side and 2048 x 2048 in full colour once decoded) or a sound (Opus in Ogg, WebM or a
+        fragmented MP4, or AAC in MP4; at most 1 MB and 20 seconds counted from its packets) for the clue you
+        are to give now, as the multipart form field `file`. The type is read from the bytes; anything else,
+        an animation included, is 400 `bad_media`, a mode the game does not allow 400 `mode_not_allowed`.
+        Each seat may try 40 uploads a game, refused ones included (then 409 `too_many_media`). Then give the
+        clue with `"media": <id>`."""
         rate_hit("actions", str(request.auth.pk))
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(file))
         return Status(201, {"id": media.pk})
