@@ -1,12 +1,12 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path, re_path
+from django.urls import include, path
 from django.views.generic import TemplateView
-from django.views.static import serve
 
 from accounts.throttle import login_guarded
 from games import views as game_views
+from storyteller import views as storyteller_views
 
 urlpatterns = [
     # The API first: a bot's every request is resolved here, and no other pattern takes a path under it.
@@ -35,7 +35,11 @@ urlpatterns = [
 # A database with no connection to give answers 503 with Retry-After, not 500.
 handler500 = "games.busy.server_error"
 
-if settings.SERVE_MEDIA:
-    urlpatterns += [
-        re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT}),
-    ]
+# Nothing under MEDIA_ROOT is served by its path. The site's card pictures keep their address (a card's
+# ``image.url``), answered only for a card's own file; drawn and sung clues come through their view
+# (``storyteller:clue_media_file``), to those who may see them.
+urlpatterns += [
+    path(
+        f"{settings.MEDIA_URL.strip('/')}/cards/<path:name>", storyteller_views.card_picture_file, name="card_picture"
+    ),
+]

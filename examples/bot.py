@@ -113,19 +113,20 @@ class Api:
 
 
 def silent_webm(seconds: int) -> bytes:
-    """A WebM with one audio track and empty blocks a second apart: a bot's "sound" (its length only)."""
+    """A WebM with one Opus audio track of ``seconds`` of silence: 20 ms packets that hold only their
+    table-of-contents byte (0xfc: a frame of 20 ms, no data), a cluster a second. The site counts a
+    sound's length from its packets."""
 
     def element(element_id: bytes, payload: bytes) -> bytes:
         return element_id + b"\x01" + len(payload).to_bytes(7, "big") + payload
 
     header = element(b"\x1a\x45\xdf\xa3", element(b"\x42\x82", b"webm"))
     info = element(b"\x15\x49\xa9\x66", element(b"\x2a\xd7\xb1", (1_000_000).to_bytes(3, "big")))
-    tracks = element(b"\x16\x54\xae\x6b", element(b"\xae", element(b"\x83", b"\x02")))
+    track = element(b"\x83", b"\x02") + element(b"\x86", b"A_OPUS")
+    tracks = element(b"\x16\x54\xae\x6b", element(b"\xae", track))
+    blocks = b"".join(element(b"\xa3", b"\x81" + (20 * n).to_bytes(2, "big") + b"\x80\xfc") for n in range(50))
     clusters = b"".join(
-        element(
-            b"\x1f\x43\xb6\x75", element(b"\xe7", (1000 * n).to_bytes(4, "big")) + element(b"\xa3", b"\x81\x00\x00\x80")
-        )
-        for n in range(seconds + 1)
+        element(b"\x1f\x43\xb6\x75", element(b"\xe7", (1000 * n).to_bytes(4, "big")) + blocks) for n in range(seconds)
     )
     return header + element(b"\x18\x53\x80\x67", info + tracks + clusters)
 

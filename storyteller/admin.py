@@ -583,15 +583,15 @@ class ClueMediaAdmin(admin.ModelAdmin):
         ]
 
     def file_view(self, request, pk: int):
-        from django.http import FileResponse
+        from games.media import media_response
 
         if not self.has_view_permission(request):
             raise PermissionDenied
         media = get_object_or_404(ClueMedia, pk=pk)
-        response = FileResponse(media.file.open("rb"), content_type=media.content_type)
-        response["X-Content-Type-Options"] = "nosniff"
-        response["Cache-Control"] = "private, no-store"
-        return response
+        extension = media.file.name.rsplit(".", 1)[-1]
+        return media_response(
+            file=media.file, content_type=media.content_type, download_name=f"clue.{extension}", max_age=0
+        )
 
     def delete_model(self, request, obj):
         from .services.media import clue_media_delete

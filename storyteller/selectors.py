@@ -78,6 +78,13 @@ def clue_media_url(*, game_id: int, media_id: int) -> str:
     return reverse("storyteller:clue_media_file", args=[game_id, media_id])
 
 
+def card_picture_by_name(*, name: str) -> Card | None:
+    """The card of the site's decks whose picture is stored as ``cards/<name>`` (None: no card's): their
+    pictures are for everyone (the home page shows them). Only a card's stored name is found: no other
+    file, whatever the path says."""
+    return Card.objects.filter(image=f"cards/{name}").only("pk", "image").first()
+
+
 def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dict[int, str]) -> dict:
     """A clue as views show it: its words and its drawing or sound (None: none)."""
     media = None

@@ -3,20 +3,23 @@
 Each handler makes one service call and maps its errors to an answer.
 """
 
+import mimetypes
+
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, JsonResponse
+from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from ninja import File, Router, Status
 from ninja.errors import Throttled
 from ninja.files import UploadedFile
 
-from accounts.services import token_authenticate
 from games.api.errors import errors
 from games.api.limits import rate_hit
+from games.media import media_response, media_viewer
 from games.services.errors import GameError
 
 from .api import ClueMediaOut
+from .selectors import card_picture_by_name
 from .services.media import MAX_SOUND_BYTES, clue_media_for_viewer, clue_media_upload
 
 STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
@@ -41,10 +44,13 @@ def add_api_routes(router: Router) -> None:
         tags=["storyteller"],
     )
     def clue_media_create(request, game_id: int, file: UploadedFile = File(...)):
-        """Storyteller, where the game's `rules.clue_modes` allow: a drawing (PNG or WebP, at most 512 KB) or a
-        sound (Ogg, WebM or MP4 audio, at most 1 MB and 20 seconds) for the clue you are to give now, as the
-        multipart form field `file`. The type is read from the bytes; anything else is 400 `bad_media`, a mode
-        the game does not allow 400 `mode_not_allowed`. Then give the clue with `"media": <id>`."""
+        """Storyteller, where the game's `rules.clue_modes` allow: a drawing (a still PNG or WebP, at most 512 KB,
+        4096 pixels a side and 2048 x 2048 in full colour once decoded) or a sound (Opus in Ogg, WebM or a
+        fragmented MP4, or AAC in MP4; at most 1 MB and 20 seconds counted from its packets) for the clue you
+        are to give now, as the multipart form field `file`. The type is read from the bytes; anything else,
+        an animation included, is 400 `bad_media`, a mode the game does not allow 400 `mode_not_allowed`.
+        Each seat may try 40 uploads a game, refused ones included (then 409 `too_many_media`). Then give the
+        clue with `"media": <id>`."""
         rate_hit("actions", str(request.auth.pk))
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(file))
         return Status(201, {"id": media.pk})
@@ -74,17 +80,20 @@ def clue_media_create_page(request, game_id: int):
 def clue_media_file(request, game_id: int, media_id: int):
     """A clue's drawing or sound, with its type, for whoever may see the game: a page's session, or an API
     client's bearer token. Anyone else, and an upload not given as a clue, gets 404."""
-    user = request.user
-    header = request.headers.get("Authorization", "")
-    if not user.is_authenticated and header.startswith("Bearer "):
-        token = token_authenticate(raw=header.removeprefix("Bearer ").strip())
-        user = token.user if token is not None else user
     try:
-        media = clue_media_for_viewer(game_id=game_id, media_id=media_id, user=user)
+        media = clue_media_for_viewer(game_id=game_id, media_id=media_id, user=media_viewer(request))
     except GameError:
         raise Http404("no such clue media") from None
-    response = FileResponse(media.file.open("rb"), content_type=media.content_type)
-    response["Cache-Control"] = "private, max-age=3600"
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    return response
+    extension = media.file.name.rsplit(".", 1)[-1]
+    return media_response(file=media.file, content_type=media.content_type, download_name=f"clue.{extension}")
+
+
+@require_GET
+def card_picture_file(request, name: str):
+    """A card's picture of the site's decks, at its ``image.url``: only a file that is a card's."""
+    card = card_picture_by_name(name=name)
+    if card is None:
+        raise Http404("no such card picture")
+    content_type = mimetypes.guess_type(card.image.name)[0] or "application/octet-stream"
+    extension = card.image.name.rsplit(".", 1)[-1]
+    return media_response(file=card.image, content_type=content_type, download_name=f"card.{extension}", max_age=86400)

@@ -199,11 +199,13 @@ STATIC_URL = "/static/"
 STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(VAR_DIR / "static")))
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env.str("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media")))
-# Card images are small and immutable; the site serves them itself unless a
-# front server is configured to.
-SERVE_MEDIA = env.bool("FABULA_SERVE_MEDIA", default=True)
+# Nothing under MEDIA_ROOT is served by its path: the site's card pictures through their own view
+# (storyteller.views.card_picture_file), uploads that are not for everyone through the media door
+# (games.media) to those who may see them.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Files served only through the media door (drawn and sung clues): the same place as "default" here.
+    "protected": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 

@@ -40,29 +40,34 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 # Email as base.py reads it: EMAIL_URL, or DJANGO_EMAIL_BACKEND alone (README, "Security").
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "protected": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 # Uploaded files (card pictures, drawn and sung clues) in S3-compatible storage (AWS S3, MinIO...)
 # when a bucket is named: every web process sees the same files (README, "Media storage"). The
-# bucket stays private: card pictures go out as signed URLs, clue media only through the site
-# (storyteller.views.clue_media_file), to those who may see the game.
+# bucket stays private: card pictures go out as signed URLs, clue media only through the media door
+# (games.media), to those who may see the game, as a redirect to a URL signed for a short while.
 if env.str("AWS_STORAGE_BUCKET_NAME", default="").strip():
-    STORAGES["default"] = {
+    S3_OPTIONS = {
+        "bucket_name": env.str("AWS_STORAGE_BUCKET_NAME"),
+        "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
+        "region_name": env.str("AWS_S3_REGION_NAME", default="") or None,
+        "access_key": env.str("AWS_ACCESS_KEY_ID", default="") or None,
+        "secret_key": env.str("AWS_SECRET_ACCESS_KEY", default="") or None,
+        # MinIO and most S3-compatible servers want path-style addresses.
+        "addressing_style": env.str("AWS_S3_ADDRESSING_STYLE", default="path"),
+        "default_acl": "private",
+        "querystring_auth": True,
+        # Signed card URLs may sit in a cached view for a while: a week, the longest S3 signs.
+        "querystring_expire": env.int("AWS_QUERYSTRING_EXPIRE", default=7 * 24 * 3600),
+        "file_overwrite": False,
+    }
+    STORAGES["default"] = {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": S3_OPTIONS}
+    # The same bucket; a URL signed for the door's redirect lives a minute: it is asked for on each view,
+    # right before it is used, and a copied one is soon worth nothing.
+    STORAGES["protected"] = {
         "BACKEND": "storages.backends.s3.S3Storage",
-        "OPTIONS": {
-            "bucket_name": env.str("AWS_STORAGE_BUCKET_NAME"),
-            "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
-            "region_name": env.str("AWS_S3_REGION_NAME", default="") or None,
-            "access_key": env.str("AWS_ACCESS_KEY_ID", default="") or None,
-            "secret_key": env.str("AWS_SECRET_ACCESS_KEY", default="") or None,
-            # MinIO and most S3-compatible servers want path-style addresses.
-            "addressing_style": env.str("AWS_S3_ADDRESSING_STYLE", default="path"),
-            "default_acl": "private",
-            "querystring_auth": True,
-            # Signed card URLs may sit in a cached view for a while: a week, the longest S3 signs.
-            "querystring_expire": env.int("AWS_QUERYSTRING_EXPIRE", default=7 * 24 * 3600),
-            "file_overwrite": False,
-        },
+        "OPTIONS": {**S3_OPTIONS, "querystring_expire": env.int("AWS_PROTECTED_QUERYSTRING_EXPIRE", default=60)},
     }
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

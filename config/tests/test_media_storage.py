@@ -9,10 +9,10 @@ import sys
 from .test_settings import PRODUCTION, ROOT
 
 
-def storages(**environment) -> dict:
+def storages(alias: str = "default", **environment) -> dict:
     script = (
         "import importlib, json; s = importlib.import_module('config.settings.production'); "
-        "print(json.dumps(s.STORAGES['default']))"
+        f"print(json.dumps(s.STORAGES[{alias!r}]))"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "AWS_", "DATABASE_", "REDIS_URL"))}
     env.update(environment, FABULA_VAR_DIR=os.environ.get("FABULA_VAR_DIR", str(ROOT / "var")))
@@ -38,6 +38,26 @@ def test_production_stores_files_in_s3_compatible_storage_when_a_bucket_is_named
     assert options["bucket_name"] == "fabula-media" and options["endpoint_url"] == "http://minio:9000"
     assert options["querystring_auth"] is True and options["default_acl"] == "private"
     assert options["addressing_style"] == "path"
+
+
+def test_files_behind_the_media_door_get_urls_signed_for_a_minute():
+    bucket = {
+        "AWS_STORAGE_BUCKET_NAME": "fabula-media",
+        "AWS_S3_ENDPOINT_URL": "http://minio:9000",
+        "AWS_ACCESS_KEY_ID": "fabula",
+        "AWS_SECRET_ACCESS_KEY": "a secret of some length",
+    }
+    protected = storages("protected", **PRODUCTION, **bucket)
+    default = storages("default", **PRODUCTION, **bucket)
+    assert protected["BACKEND"] == "storages.backends.s3.S3Storage"
+    assert protected["OPTIONS"] == {**default["OPTIONS"], "querystring_expire": 60}
+    assert storages("protected", **PRODUCTION)["BACKEND"] == "django.core.files.storage.FileSystemStorage"
+    assert (
+        storages("protected", **PRODUCTION, **bucket, AWS_PROTECTED_QUERYSTRING_EXPIRE="30")["OPTIONS"][
+            "querystring_expire"
+        ]
+        == 30
+    )
 
 
 def test_the_s3_backend_builds_and_names_a_private_signed_url():

@@ -86,7 +86,7 @@ EXCLUDED = {
     "notifications:game_mute": "POST only (a game's mute button)",
     "service_worker": "the service worker's script",
     "web_manifest": "the web app manifest (JSON)",
-    "^media/(?P<path>.*)$": "uploaded files (clue pictures and recordings)",
+    "card_picture": "a card's picture file (the site's decks)",
     "^(?P<rest>.*)$": "the API's JSON answer to a path it does not know",
 }
 EXCLUDED_API_PAGES = {"api-v1:openapi-view"}  # in the excluded namespace, yet an HTML page: visited

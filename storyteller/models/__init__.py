@@ -1,12 +1,13 @@
 from .card_stats import CardDeal, StorytellerTableCard
 from .cards import Card, Deck
-from .media import ClueMedia
+from .media import ClueMedia, ClueMediaTally
 from .rounds import StorytellerRound, StorytellerRoundScore, StorytellerVote
 
 __all__ = [
     "Card",
     "CardDeal",
     "ClueMedia",
+    "ClueMediaTally",
     "Deck",
     "StorytellerRound",
     "StorytellerRoundScore",

@@ -264,6 +264,122 @@ def test_a_seat_uploads_a_bounded_number_of_files(table, monkeypatch):
     assert ClueMedia.objects.count() == 3
 
 
+def test_the_file_goes_out_private_and_without_its_stored_name(table):
+    game_id, players = table(4, clue_modes=["drawing"], visibility="private")
+    media_id = upload(players[0][1], game_id, media_files.png()).json()["id"]
+    stored = ClueMedia.objects.get(pk=media_id).file.name
+    served = fetch(players[0][1], f"/games/{game_id}/clue-media/{media_id}/")
+    assert served.status_code == 200
+    assert served["Cache-Control"].startswith("private")
+    assert served["Content-Disposition"] == 'inline; filename="clue.png"'
+    leaked = stored.rsplit("/", 1)[-1].split(".")[0]
+    assert all(leaked not in value for value in served.headers.values())
+
+
+def test_refused_uploads_count_toward_the_cap(table, monkeypatch):
+    from storyteller.models import ClueMediaTally
+    from storyteller.services import media
+
+    monkeypatch.setattr(media, "MAX_UPLOADS_PER_SEAT", 3)
+    game_id, players = table(4, clue_modes=["drawing"])
+    for bad in (b"not a picture", media_files.png(width=5000)):
+        assert error_of(upload(players[0][1], game_id, bad)) == (400, "bad_media")
+    assert upload(players[0][1], game_id, media_files.png()).status_code == 201
+    assert error_of(upload(players[0][1], game_id, media_files.png())) == (409, "too_many_media")
+    assert error_of(upload(players[0][1], game_id, b"junk")) == (409, "too_many_media")  # not even checked
+    assert ClueMedia.objects.count() == 1
+    assert ClueMediaTally.objects.get(seat__user=players[0][0]).uploads == 3
+
+
+def test_an_upload_the_game_refuses_once_locked_leaves_no_file(table, monkeypatch, settings):
+    """The game moves on while the file is checked: its record is refused under the lock, and the file
+    already written goes again."""
+    from storyteller.services import media
+
+    game_id, players = table(4, clue_modes=["words", "drawing"])
+    checked = media.media_sniff
+
+    def clue_given_meanwhile(data):
+        assert clue(players[1][1], game_id, text="faster").status_code == 200
+        return checked(data)
+
+    monkeypatch.setattr(media, "media_sniff", clue_given_meanwhile)
+    assert error_of(upload(players[0][1], game_id, media_files.png())) == (409, "wrong_phase")
+    assert not ClueMedia.objects.exists()
+    folder = settings.MEDIA_ROOT / "clue-media"
+    assert not folder.exists() or not any(folder.iterdir())
+
+
+def test_card_pictures_keep_their_address_and_nothing_else_is_served_by_path(table, anon):
+    from storyteller.models import Card
+
+    game_id, players = table(4, clue_modes=["drawing"])
+    from django.core.files.base import ContentFile
+
+    card = Card.objects.first()
+    assert anon.client.get(card.image.url).status_code == 404  # a card whose file is missing
+    card.image.save("card.webp", ContentFile(media_files.webp()))
+    picture = anon.client.get(card.image.url)
+    assert picture.status_code == 200 and picture["Cache-Control"].startswith("private")
+    assert b"".join(picture.streaming_content) == card.image.open("rb").read()
+    media_id = upload(players[0][1], game_id, media_files.png()).json()["id"]
+    stored = ClueMedia.objects.get(pk=media_id).file.name
+    assert anon.client.get(f"/media/{stored}").status_code == 404
+    assert anon.client.get("/media/cards/" + stored.rsplit("/", 1)[-1]).status_code == 404
+    assert anon.client.get("/media/cards/..%2Fclue-media%2F" + stored.rsplit("/", 1)[-1]).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_being_checked_holds_no_lock(table, monkeypatch):
+    """While one player's file is checked (slowly), another player's chat post, which takes the game's
+    lock, goes through at once; the upload is recorded afterwards."""
+    import threading
+    import time
+
+    from django.db import connection
+
+    from chat.services import chat_post
+    from storyteller.services import media
+
+    game_id, players = table(4, clue_modes=["drawing"])
+    checking, release = threading.Event(), threading.Event()
+    checked = media.media_sniff
+
+    def slow(data):
+        checking.set()
+        assert release.wait(30)
+        return checked(data)
+
+    monkeypatch.setattr(media, "media_sniff", slow)
+    outcome = {}
+
+    def uploading():
+        try:
+            outcome["media"] = media.clue_media_upload(game_id=game_id, user=players[0][0], data=media_files.png())
+        except BaseException as error:  # noqa: BLE001 (reported by the test below)
+            outcome["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=uploading)
+    thread.start()
+    safety = threading.Timer(10, release.set)  # were the lock held, the post would wait for this, not forever
+    safety.start()
+    try:
+        assert checking.wait(30)
+        started = time.monotonic()
+        message = chat_post(game_id=game_id, user=players[1][0], text="while you draw")
+        waited = time.monotonic() - started
+        still_checking = not release.is_set()
+    finally:
+        release.set()
+        safety.cancel()
+        thread.join(30)
+    assert message.pk and waited < 2 and still_checking
+    assert "error" not in outcome, outcome
+    assert ClueMedia.objects.filter(pk=outcome["media"].pk, seat__user=players[0][0]).exists()
+
+
 # --- helpers -------------------------------------------------------------------------------
 
 
