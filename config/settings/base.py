@@ -34,6 +34,10 @@ SECRET_KEY = env.str(
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("FABULA_SITE_URL", default="http://127.0.0.1:8000")
+# Where the admin sits (config/urls.py): a path of its own makes it harder to find and guess at.
+FABULA_ADMIN_PATH = env.str("FABULA_ADMIN_PATH", default="admin/").strip("/") + "/"
+if FABULA_ADMIN_PATH == "/":
+    raise ImproperlyConfigured("FABULA_ADMIN_PATH must name a path, such as 'admin/'.")
 
 INSTALLED_APPS = [
     "daphne",
