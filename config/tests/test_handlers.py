@@ -379,3 +379,31 @@ def test_a_refusal_speaks_the_clients_language_and_the_apis_format():
     assert page["Content-Type"].startswith("text/plain") and page.content.decode() == (
         "Forespørgslens indhold kom for langsomt: send den igen."
     )
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_a_client_that_reads_its_answer_slowly_holds_no_thread():
+    """With one thread: an answer whose writing waits on its client (a full socket) waits on the loop, and the
+    next request is served on the thread meanwhile."""
+    app = PooledThreadsASGIHandler(threads=1)
+
+    async def both():
+        stuck, writing = asyncio.Event(), asyncio.Event()
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send_to_a_full_socket(message):
+            if message["type"] == "http.response.body":
+                writing.set()
+                await stuck.wait()
+
+        slow = asyncio.create_task(app(http_scope(), receive, send_to_a_full_socket))
+        await asyncio.wait_for(writing.wait(), timeout=5)
+        served = await asyncio.wait_for(get(app), timeout=5)
+        stuck.set()
+        await asyncio.wait_for(slow, timeout=5)
+        return served
+
+    status, name = asyncio.run(both())
+    assert status == 200 and name.startswith("django-0")
