@@ -56,7 +56,8 @@ class Site:
         password = secrets.token_urlsafe(16)
         with self.client() as plain:
             answer = plain.post(
-                "/api/v1/accounts", json={"username": username, "email": f"{username}@example.com", "password": password}
+                "/api/v1/accounts",
+                json={"username": username, "email": f"{username}@example.com", "password": password},
             )
             if answer.status_code != 201:
                 raise RuntimeError(f"sign-up failed: {answer.status_code} {answer.text[:200]}")
