@@ -407,3 +407,23 @@ def test_a_client_that_reads_its_answer_slowly_holds_no_thread():
 
     status, name = asyncio.run(both())
     assert status == 200 and name.startswith("django-0")
+
+
+@override_settings(FABULA_BODY_READ_TIMEOUT_SECONDS=5)
+def test_a_read_cancelled_from_outside_stays_cancelled():
+    """The server stopping cancels a request that waits for its body: that is no 408."""
+
+    async def cancelled():
+        reading = asyncio.create_task(
+            PooledThreadsASGIHandler(threads=1).read_body(
+                messages(b"{", then_wait=True), body_scope("/api/v1/games", (b"content-length", b"10"))
+            )
+        )
+        await asyncio.sleep(0)  # it starts, takes the first part and waits for the next
+        await asyncio.sleep(0)
+        reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        return reading.cancelled()
+
+    assert asyncio.run(cancelled())
