@@ -73,8 +73,8 @@ from django.utils.translation import gettext_lazy as _
 # A request refused before it reaches the site, by status: the API's error code and the message.
 REFUSALS = {
     400: ("bad_request", _("That request is not understood.")),
-    408: ("too_slow", _("The request's body came too slowly: send it again.")),
-    413: ("too_large", _("The request's body is too large.")),
+    408: ("too_slow", _("The request body came too slowly: send it again.")),
+    413: ("too_large", _("The request body is too large.")),  # as the API says of a body it cannot parse
 }
 
 

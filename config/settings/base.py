@@ -390,10 +390,11 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 # Request bodies are read before a request takes a thread, and only so much and so long
 # (config/handlers.py): a larger one is answered 413, a slower one 408, and the connection
-# closed. JSON and forms take a few MB; the routes that take files, by URL name, their largest
-# file and room for the form around it. deploy/Caddyfile bounds them the same in production.
+# closed. JSON and forms take what Django reads of them (2.5 MB); the routes that take files, by
+# URL name, their largest file and room for the form around it. deploy/Caddyfile bounds them the
+# same in production.
 MB = 1024 * 1024
-FABULA_BODY_MAX_BYTES = env.int("FABULA_BODY_MAX_BYTES", default=3 * MB)
+FABULA_BODY_MAX_BYTES = env.int("FABULA_BODY_MAX_BYTES", default=DATA_UPLOAD_MAX_MEMORY_SIZE)
 FABULA_BODY_LIMITS = {
     # A drawn or sung clue: a sound of at most 1 MB (storyteller.services.media).
     "storyteller:clue_media_create": MB + 64 * 1024,

@@ -93,7 +93,7 @@ def test_a_declared_huge_body_is_refused_at_once_and_nothing_of_it_is_read(asgi_
             assert headers["content-type"] == "application/json"
             assert json.loads(body)["error"]["code"] == "too_large"
         else:
-            assert body == b"The request's body is too large."
+            assert body == b"The request body is too large."
 
 
 def stream_until_answered(connection: socket.socket, head: bytes, *, chunked: bool, most: int) -> tuple[int, bytes]:
