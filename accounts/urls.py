@@ -10,7 +10,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
     path("tokens/", views.tokens, name="tokens"),
-    path("tokens/<int:token_id>/revoke/", views.token_delete, name="token_revoke"),
+    path("tokens/<id:token_id>/revoke/", views.token_delete, name="token_revoke"),
     path("data/", views.data_export, name="data_export"),
     path("delete/", views.delete, name="delete"),
     path(

@@ -5,5 +5,5 @@ from . import views
 app_name = "bots"
 
 urlpatterns = [
-    path("<int:game_id>/bots/", views.bot_add, name="add"),
+    path("<id:game_id>/bots/", views.bot_add, name="add"),
 ]

@@ -21,7 +21,7 @@ from .services import CHAT_OFF, chat_mute, chat_post, chat_report
 
 router = Router(tags=["chat"])
 
-CHAT = "/games/{int:game_id}/chat"
+CHAT = "/games/{id:game_id}/chat"
 
 
 class ChatIn(Request):
@@ -134,7 +134,7 @@ def chat_mute_remove(request, game_id: int, username: str):
 
 
 @router.post(
-    CHAT + "/{int:message_id}/report",
+    CHAT + "/{id:message_id}/report",
     summary="Report a message",
     response={201: ReportOut, **errors(400, 401, 403, 404, 409, 429)},
 )

@@ -29,7 +29,7 @@ urlpatterns = [
     path("", include("notifications.root_urls")),  # sw.js, manifest.webmanifest
     path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/
     path("i18n/", include("django.conf.urls.i18n")),
-    path("admin/", admin.site.urls),
+    path(settings.FABULA_ADMIN_PATH, admin.site.urls),
 ]
 
 # A database with no connection to give answers 503 with Retry-After, not 500.

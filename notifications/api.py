@@ -17,7 +17,7 @@ from .push import game_mute_set
 
 router = Router(tags=["notifications"])
 
-MUTE = "/games/{int:game_id}/mute"
+MUTE = "/games/{id:game_id}/mute"
 NOT_A_PLAYER = _("Only the game's players can mute it.")
 
 

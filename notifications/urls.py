@@ -8,10 +8,10 @@ urlpatterns = [
     path("", views.notification_list, name="list"),
     path("read/", views.read_all, name="read_all"),
     path("bell/", views.bell, name="bell"),
-    path("<int:notification_id>/", views.notification_open_view, name="open"),
+    path("<id:notification_id>/", views.notification_open_view, name="open"),
     path("emails/", views.email_settings, name="settings"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
     path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
-    path("games/<int:game_id>/mute/", views.game_mute, name="game_mute"),
+    path("games/<id:game_id>/mute/", views.game_mute, name="game_mute"),
 ]

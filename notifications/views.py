@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.ids import id_from_query
 from games.models import Game, Seat
 
 from . import presence, push
@@ -58,11 +59,11 @@ def bell(request):
     """
     if not request.user.is_authenticated:
         return HttpResponse(status=204)
-    game_id = request.GET.get("game", "")
-    if game_id.isdigit() and request.GET.get("visible") == "visible":
+    game_id = id_from_query(request.GET.get("game"))
+    if game_id is not None and request.GET.get("visible") == "visible":
         now = timezone.now()
-        presence.game_seen(user_id=request.user.pk, game_id=int(game_id), now=now)
-        notifications_read_all(user=request.user, now=now, game_id=int(game_id))
+        presence.game_seen(user_id=request.user.pk, game_id=game_id, now=now)
+        notifications_read_all(user=request.user, now=now, game_id=game_id)
     return render(request, "notifications/partials/bell_count.html", {"unread": unread_count(user=request.user)})
 
 

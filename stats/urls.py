@@ -8,5 +8,5 @@ urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<str:kind>/<slug:board>/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
-    path("games/<int:game_id>/replay/", views.replay, name="replay"),
+    path("games/<id:game_id>/replay/", views.replay, name="replay"),
 ]

@@ -575,7 +575,7 @@ class ClueMediaAdmin(admin.ModelAdmin):
     def get_urls(self):
         return [
             path(
-                "<int:pk>/file/",
+                "<id:pk>/file/",
                 self.admin_site.admin_view(self.file_view),
                 name="storyteller_cluemedia_file",
             ),

@@ -7,6 +7,6 @@ from . import views
 app_name = "storyteller"
 
 urlpatterns = [
-    path("<int:game_id>/clue-media/", views.clue_media_create_page, name="clue_media_create"),
-    path("<int:game_id>/clue-media/<int:media_id>/", views.clue_media_file, name="clue_media_file"),
+    path("<id:game_id>/clue-media/", views.clue_media_create_page, name="clue_media_create"),
+    path("<id:game_id>/clue-media/<id:media_id>/", views.clue_media_file, name="clue_media_file"),
 ]

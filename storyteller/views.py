@@ -38,7 +38,7 @@ def add_api_routes(router: Router) -> None:
     """Storyteller's own endpoints, beside the games'."""
 
     @router.post(
-        "/games/{int:game_id}/clue-media",
+        "/games/{id:game_id}/clue-media",
         summary="Upload a drawn or sung clue",
         response={201: ClueMediaOut, **errors(400, 401, 403, 404, 409, 429)},
         tags=["storyteller"],

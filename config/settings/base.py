@@ -35,6 +35,10 @@ SECRET_KEY = env.str(
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("FABULA_SITE_URL", default="http://127.0.0.1:8000")
+# Where the admin sits (config/urls.py): a path of its own makes it harder to find and guess at.
+FABULA_ADMIN_PATH = env.str("FABULA_ADMIN_PATH", default="admin/").strip("/") + "/"
+if FABULA_ADMIN_PATH == "/":
+    raise ImproperlyConfigured("FABULA_ADMIN_PATH must name a path, such as 'admin/'.")
 
 INSTALLED_APPS = [
     "daphne",
@@ -427,6 +431,26 @@ PERMISSIONS_POLICY = {
 }  # fmt: skip
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+# Request bodies are read before a request takes a thread, and only so much and so long
+# (config/handlers.py): a larger one is answered 413, a slower one 408, and the connection
+# closed. JSON and forms take what Django reads of them (2.5 MB); the routes that take files, by
+# URL name, their largest file and room for the form around it. deploy/Caddyfile bounds them the
+# same in production.
+MB = 1024 * 1024
+FABULA_BODY_MAX_BYTES = env.int("FABULA_BODY_MAX_BYTES", default=DATA_UPLOAD_MAX_MEMORY_SIZE)
+FABULA_BODY_LIMITS = {
+    # A drawn or sung clue: a sound of at most 1 MB (storyteller.services.media).
+    "storyteller:clue_media_create": MB + 64 * 1024,
+    "api-v1:clue_media_create": MB + 64 * 1024,
+    # The admin's: a deck's zip of at most 50 MB, a card's picture of 10 MB (storyteller.services.cards).
+    "admin:storyteller_deck_import": 51 * MB,
+    "admin:storyteller_card_add": 11 * MB,
+    "admin:storyteller_card_change": 11 * MB,
+}
+# No byte for this long, or the whole body not in after that long: 408.
+FABULA_BODY_READ_TIMEOUT_SECONDS = env.float("FABULA_BODY_READ_TIMEOUT_SECONDS", default=5.0)
+FABULA_BODY_DEADLINE_SECONDS = env.float("FABULA_BODY_DEADLINE_SECONDS", default=60.0)
 
 LOGGING = {
     "version": 1,

@@ -107,3 +107,28 @@ def test_pushes_have_a_worker_of_their_own():
     ]
     assert len(workers) == 2
     assert sum(" -Q push " in line for line in workers) == 1
+
+
+def caddy_size(text: str) -> int:
+    number, unit = re.fullmatch(r"(\d+)(KiB|MiB|KB|MB)", text).groups()
+    return int(number) * {"KiB": 1024, "MiB": 1024 * 1024, "KB": 1000, "MB": 1000 * 1000}[unit]
+
+
+def test_the_proxy_bounds_bodies_and_slow_clients_as_the_site_does():
+    """Caddy refuses what the site would refuse, before it reaches a web container: the same body limits by
+    route (clue media, the admin's uploads, the rest) and a deadline for a request's head and its body."""
+    from django.conf import settings
+
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    bounds = dict(re.findall(r"request_body @(\w+) \{\s*max_size (\S+)", caddyfile))
+    assert caddy_size(bounds["other_bodies"]) == settings.FABULA_BODY_MAX_BYTES
+    assert caddy_size(bounds["clue_media"]) == settings.FABULA_BODY_LIMITS["api-v1:clue_media_create"]
+    assert caddy_size(bounds["admin"]) == max(settings.FABULA_BODY_LIMITS.values())
+    clue_media = re.search(r"@clue_media path_regexp (\S+)", caddyfile).group(1)
+    assert re.match(clue_media, "/api/v1/games/12/clue-media") and re.match(clue_media, "/games/12/clue-media/")
+    assert re.search(r"read_header \d+s", caddyfile)
+    seconds = int(re.search(r"read_body (\d+)s", caddyfile).group(1))
+    assert seconds == settings.FABULA_BODY_DEADLINE_SECONDS
+    assert "@admin path /{$FABULA_ADMIN_PATH:admin/}*" in caddyfile
+    services = compose()["services"]
+    assert services["proxy"]["environment"]["FABULA_ADMIN_PATH"] == services["web"]["environment"]["FABULA_ADMIN_PATH"]

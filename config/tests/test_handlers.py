@@ -1,15 +1,19 @@
 """config.handlers: requests of one process run at once, on threads that live on."""
 
 import asyncio
+import json
 import threading
+import time
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
+from django.conf import settings
 from django.core import signals
 from django.test import override_settings
+from django.urls import reverse
 
 from config import handlers
-from config.handlers import PooledThreadsASGIHandler, run_on_loop
+from config.handlers import BodyRefused, PooledThreadsASGIHandler, run_on_loop
 from config.tests.urls_threads import meeting, under_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -226,3 +230,200 @@ def test_a_thread_keeps_its_cache_backends_from_one_request_to_the_next():
     assert int(default) not in (id(caches["default"]), id(caches["views"]))  # not the test thread's
     by_thread = {tuple(body.split())[0]: tuple(body.split())[1:] for _, body in at_once}
     assert by_thread[thread] == (default, views)
+
+
+# --- The body: read on the loop before a thread is taken, bounded in size and time -----------------------------
+
+
+def body_scope(path: str, *headers: tuple[bytes, bytes], method: str = "POST") -> dict:
+    return {**http_scope(path), "method": method, "headers": [(b"host", b"testserver"), *headers]}
+
+
+def read(scope: dict, receive) -> tuple[int | None, bytes]:
+    """``read_body`` of a fresh handler: (the refusal's status or None, what was read)."""
+
+    async def reading():
+        try:
+            body_file = await PooledThreadsASGIHandler(threads=1).read_body(receive, scope)
+        except BodyRefused as refused:
+            return refused.status, b""
+        with body_file:
+            return None, body_file.read()
+
+    return asyncio.run(reading())
+
+
+def messages(*parts: bytes, then_wait: bool = False):
+    """An ASGI ``receive`` giving ``parts`` as the body (the last ends it, unless ``then_wait``: then it never
+    ends), counting what was taken in ``receive.taken``."""
+    queue = list(parts)
+
+    async def receive():
+        if not queue:
+            await asyncio.Event().wait()  # a client that sends nothing more
+        receive.taken += 1
+        part = queue.pop(0)
+        return {"type": "http.request", "body": part, "more_body": bool(queue) or then_wait}
+
+    receive.taken = 0
+    return receive
+
+
+@override_settings(FABULA_BODY_READ_TIMEOUT_SECONDS=0.2, FABULA_BODY_DEADLINE_SECONDS=10)
+def test_a_body_that_stops_coming_is_refused_after_the_read_timeout():
+    started = time.monotonic()
+    assert read(body_scope("/api/v1/games"), messages(b"{", then_wait=True)) == (408, b"")
+    assert 0.2 <= time.monotonic() - started < 2
+
+
+@override_settings(FABULA_BODY_READ_TIMEOUT_SECONDS=1, FABULA_BODY_DEADLINE_SECONDS=0.3)
+def test_a_body_that_trickles_is_refused_at_the_deadline():
+    async def trickle():
+        await asyncio.sleep(0.05)  # always within the read timeout, never done
+        trickle.taken += 1
+        return {"type": "http.request", "body": b"x", "more_body": trickle.taken < 1000}
+
+    trickle.taken = 0
+    started = time.monotonic()
+    assert read(body_scope("/api/v1/games"), trickle)[0] == 408
+    assert 0.3 <= time.monotonic() - started < 2 and trickle.taken < 20
+
+
+@override_settings(FABULA_BODY_MAX_BYTES=1000)
+def test_a_declared_length_past_the_limit_is_refused_before_a_byte_is_read():
+    receive = messages(b"x" * 10)
+    assert read(body_scope("/api/v1/games", (b"content-length", b"1500000000")), receive) == (413, b"")
+    assert receive.taken == 0
+
+
+@override_settings(FABULA_BODY_MAX_BYTES=1000)
+def test_a_streamed_body_is_cut_off_where_it_passes_the_limit():
+    receive = messages(*[b"x" * 300] * 100)
+    assert read(body_scope("/api/v1/games"), receive) == (413, b"")
+    assert receive.taken == 4  # 1200 bytes: not one part more
+    assert read(body_scope("/api/v1/games"), messages(b"x" * 500, b"y" * 500)) == (None, b"x" * 500 + b"y" * 500)
+
+
+def test_each_route_takes_its_own_limit():
+    """A clue's upload at its media's limit (less than JSON's), the admin's deck import at its zip's (more)."""
+    two_mb = (b"content-length", str(2 * 1024 * 1024).encode())
+    assert read(body_scope("/api/v1/games/1/clue-media", two_mb), messages(b"x"))[0] == 413
+    assert read(body_scope("/games/1/clue-media/", two_mb), messages(b"x"))[0] == 413
+    assert read(body_scope("/api/v1/games", two_mb), messages(b"x")) == (None, b"x")  # said, not sent: read
+    forty_mb = (b"content-length", str(40 * 1024 * 1024).encode())
+    assert read(body_scope("/api/v1/games", forty_mb), messages(b"x"))[0] == 413
+    assert read(body_scope(reverse("admin:storyteller_deck_import", args=[1]), forty_mb), messages(b"x"))[0] is None
+    # A chunked upload past the clue's limit is cut off too.
+    receive = messages(*[b"x" * 65536] * 40)
+    assert read(body_scope("/api/v1/games/1/clue-media"), receive)[0] == 413
+    assert receive.taken == 18  # 17 parts are exactly its limit (1 MB + 64 KiB): the 18th passes it
+
+
+def test_the_limits_name_routes_that_exist_and_fit_their_files():
+    from storyteller.services.cards import MAX_IMAGE_BYTES, MAX_ZIP_BYTES
+    from storyteller.services.media import MAX_SOUND_BYTES
+
+    names = {}
+    for name, limit in settings.FABULA_BODY_LIMITS.items():
+        names[name] = limit
+        reverse(name, args=[1]) if "card_add" not in name else reverse(name)  # NoReverseMatch if it is gone
+    assert names["storyteller:clue_media_create"] > MAX_SOUND_BYTES
+    assert names["api-v1:clue_media_create"] > MAX_SOUND_BYTES
+    assert names["admin:storyteller_deck_import"] > MAX_ZIP_BYTES
+    assert names["admin:storyteller_card_add"] > MAX_IMAGE_BYTES
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [b"multipart/form-data", b"multipart/form-data; boundary=", b"multipart/form-data; boundary=\xc3\xa9"],
+)
+def test_a_multipart_body_without_a_valid_boundary_is_refused_unread(content_type):
+    receive = messages(b"--x\r\n")
+    assert read(body_scope("/api/v1/games/1/clue-media", (b"content-type", content_type)), receive) == (400, b"")
+    assert receive.taken == 0
+    good = (b"content-type", b"multipart/form-data; boundary=----abc")
+    assert read(body_scope("/api/v1/games/1/clue-media", good), messages(b"--x\r\n")) == (None, b"--x\r\n")
+
+
+@override_settings(
+    ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"], FABULA_BODY_READ_TIMEOUT_SECONDS=0.5
+)
+def test_a_slow_body_holds_no_thread_and_gets_its_answer():
+    """With one thread: a request whose body does not come waits on the loop while another is served on the
+    thread; then it is answered 408 with the connection closed, in the API's error format under /api/."""
+    app = PooledThreadsASGIHandler(threads=1)
+
+    async def both():
+        slow = ApplicationCommunicator(app, {**http_scope("/api/v1/games"), "method": "POST"})
+        await slow.send_input({"type": "http.request", "body": b"{", "more_body": True})
+        served = await get(app)  # the one thread is free for it
+        start = await slow.receive_output(timeout=5)
+        body = await slow.receive_output(timeout=5)
+        await slow.wait(timeout=5)
+        return served, start, body
+
+    (status, _name), start, body = asyncio.run(both())
+    assert status == 200
+    assert start["status"] == 408 and (b"Connection", b"close") in start["headers"]
+    assert json.loads(body["body"])["error"]["code"] == "too_slow"
+
+
+def test_a_refusal_speaks_the_clients_language_and_the_apis_format():
+    scope = body_scope("/api/v1/games", (b"accept-language", b"fr"))
+    answer = handlers.refusal(scope, 413)
+    assert answer.status_code == 413 and answer["Connection"] == "close"
+    assert json.loads(answer.content) == {
+        "error": {"code": "too_large", "message": "Le corps de la requête est trop volumineux."}
+    }
+    page = handlers.refusal(body_scope("/games/", (b"accept-language", b"da")), 408)
+    assert page["Content-Type"].startswith("text/plain") and page.content.decode() == (
+        "Forespørgslens indhold kom for langsomt: send den igen."
+    )
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_a_client_that_reads_its_answer_slowly_holds_no_thread():
+    """With one thread: an answer whose writing waits on its client (a full socket) waits on the loop, and the
+    next request is served on the thread meanwhile."""
+    app = PooledThreadsASGIHandler(threads=1)
+
+    async def both():
+        stuck, writing = asyncio.Event(), asyncio.Event()
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send_to_a_full_socket(message):
+            if message["type"] == "http.response.body":
+                writing.set()
+                await stuck.wait()
+
+        slow = asyncio.create_task(app(http_scope(), receive, send_to_a_full_socket))
+        await asyncio.wait_for(writing.wait(), timeout=5)
+        served = await asyncio.wait_for(get(app), timeout=5)
+        stuck.set()
+        await asyncio.wait_for(slow, timeout=5)
+        return served
+
+    status, name = asyncio.run(both())
+    assert status == 200 and name.startswith("django-0")
+
+
+@override_settings(FABULA_BODY_READ_TIMEOUT_SECONDS=5)
+def test_a_read_cancelled_from_outside_stays_cancelled():
+    """The server stopping cancels a request that waits for its body: that is no 408."""
+
+    async def cancelled():
+        reading = asyncio.create_task(
+            PooledThreadsASGIHandler(threads=1).read_body(
+                messages(b"{", then_wait=True), body_scope("/api/v1/games", (b"content-length", b"10"))
+            )
+        )
+        await asyncio.sleep(0)  # it starts, takes the first part and waits for the next
+        await asyncio.sleep(0)
+        reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        return reading.cancelled()
+
+    assert asyncio.run(cancelled())

@@ -52,8 +52,10 @@ schemas too. Every error is `{"error": {"code": "<slug>", "message": "<text>"}}`
 with status 400 (malformed or invalid input: `bad_request`, `malformed_json`, or
 `bad_action` for an action the game does not take as sent), 401 (no or bad token),
 403 (not yours to see or do), 404 (unknown, or a private game you may not see: the
-same answer), 405 (`method_not_allowed`: see `Allow`), 409 (not allowed now: wrong
-phase, already voted, your own card, game full...), 415 (`unsupported_media_type`: a
+same answer), 405 (`method_not_allowed`: see `Allow`), 408 (`too_slow`: the body stalled
+or took too long; the connection is closed), 409 (not allowed now: wrong phase, already
+voted, your own card, game full...), 413 (`too_large`: a body larger than the operation
+takes, refused unread; the connection is closed), 415 (`unsupported_media_type`: a
 body must be sent as `Content-Type: application/json`), 429 (too many requests; see
 `Retry-After`) or 503 (`busy`: the server could not get to its database in time; try
 again after `Retry-After`). Answers may gain fields; none will be renamed.

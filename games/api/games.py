@@ -24,7 +24,7 @@ from .schemas import GameCreateBase, GameList, GameSummary, JoinIn, LeaveOut, Wi
 
 router = Router(tags=["games"])
 
-GAME = "/games/{int:game_id}"
+GAME = "/games/{id:game_id}"
 
 # Built from the kinds registered (the URLconf, and so this module, loads after every app is ready).
 KINDS = kinds.every()

@@ -5,6 +5,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -95,7 +96,7 @@ def _patterns(resolver=None, prefix=""):
     for entry in resolver.url_patterns:
         route = prefix + str(entry.pattern)
         if isinstance(entry, URLResolver):
-            if route.startswith(("admin/", "api/")):  # the API's own tests; the admin is Django's
+            if route.startswith((settings.FABULA_ADMIN_PATH, "api/")):  # the API's own tests; the admin is Django's
                 continue
             yield from _patterns(entry, route)
         elif isinstance(entry, URLPattern) and "(?P" not in route:  # not the media files' regex

@@ -6,6 +6,7 @@ import zipfile
 
 import pytest
 from django.core.files.storage import default_storage
+from django.urls import reverse
 from PIL import Image, ImageDraw
 from playwright.sync_api import expect
 
@@ -62,10 +63,10 @@ def test_an_admin_imports_a_deck_and_a_player_is_dealt_its_cards(live_server, br
     UserFactory(username="ada", is_staff=True, is_superuser=True)
     anna, bo, cy = UserFactory(username="anna"), UserFactory(username="bo"), UserFactory(username="cy")
 
-    admin = log_in(browser, f"{base}/admin/login/", "ada")
+    admin = log_in(browser, base + reverse("admin:login"), "ada")
 
     # A new deck, then its pictures from a zip.
-    admin.goto(f"{base}/admin/storyteller/deck/add/")
+    admin.goto(base + reverse("admin:storyteller_deck_add"))
     admin.locator("#id_name").press_sequentially("Sea dreams")  # typed: the slug follows as keys go
     expect(admin.locator("#id_slug")).to_have_value("sea-dreams")
     admin.fill("#id_description", "Moons over the sea")
