@@ -107,7 +107,7 @@ def game_join(*, game_id, user, invite_code: str | None = None, now: datetime | 
         holds = list(SeatHold.objects.filter(game=game))
         mine = next((hold for hold in holds if hold.user_id == user.pk), None)
         if mine is not None and mine.declined_at is not None:
-            raise GameError("declined", _("You declined this rematch: your seat went to someone else."))
+            raise GameError("declined", _("You declined this rematch."))
         if (
             mine is None
             and game.visibility == Game.Visibility.PRIVATE
