@@ -20,4 +20,6 @@ urlpatterns = [
     path("<int:game_id>/start/", views.start, name="start"),
     path("<int:game_id>/act/", views.act, name="act"),
     path("<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("<int:game_id>/decline/", views.decline, name="decline"),
+    path("<int:game_id>/open-seats/", views.open_seats, name="open_seats"),
 ]

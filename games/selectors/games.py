@@ -238,7 +238,7 @@ def games_held_for(*, user):
             holds__declined_at__isnull=True,
         )
         .select_related("creator")
-        .annotate(seated=_seat_count)
+        .only("kind", "status", "holds_until_at", "creator", *(f"creator__{f}" for f in _PLAYER_NAME))
         .order_by("holds_until_at", "pk")
     )
 

@@ -367,6 +367,65 @@ class TestPages:
         assert "data-copy-status" in page and 'aria-live="polite"' in page
 
 
+class TestHeldSeatPages:
+    def test_my_games_offers_join_and_decline_and_declining_opens_the_seat(self, client):
+        old, users = finished_game(3, visibility="private")
+        new = game_rematch(game_id=old.pk, user=users[0])
+        client.force_login(users[1])
+        page = client.get(reverse("games:mine")).content.decode()
+        assert 'id="held-seats"' in page and f"{users[0].name} wants to play again: your seat is held until" in page
+        assert reverse("games:join", args=[new.pk]) in page and reverse("games:decline", args=[new.pk]) in page
+        fragment = client.get(reverse("games:mine_fragment")).content.decode()  # the live refresh shows it too
+        assert reverse("games:decline", args=[new.pk]) in fragment
+        # The private rematch's page is theirs to see, with the same two buttons.
+        detail = client.get(new.get_absolute_url()).content.decode()
+        assert "A seat is held for you in this rematch." in detail
+        response = client.post(reverse("games:decline", args=[new.pk]))
+        assert response.status_code == 302 and response.url == reverse("games:mine")
+        assert SeatHold.objects.get(game=new, user=users[1]).declined_at is not None
+        page = client.get(reverse("games:mine")).content.decode()
+        assert 'id="held-seats"' not in page
+        assert "You declined the rematch: your seat is open to others now." in page
+        again = client.post(reverse("games:decline", args=[new.pk]), follow=True).content.decode()
+        assert "You have already declined this rematch." in again
+        assert "You declined this rematch." in client.get(new.get_absolute_url()).content.decode()
+
+    def test_a_stranger_sees_the_seats_are_held_and_is_refused_then_the_creator_opens_them(self, client):
+        old, users = finished_game(3, visibility="public")
+        new = game_rematch(game_id=old.pk, user=users[0])
+        stranger = UserFactory()
+        client.force_login(stranger)
+        page = client.get(new.get_absolute_url()).content.decode()
+        assert 'id="seats-held"' in page and 'id="seat-held-note"' in page
+        assert reverse("games:join", args=[new.pk]) not in page
+        refused = client.post(reverse("games:join", args=[new.pk]), follow=True).content.decode()
+        assert "The seats left are held for the players of the last game" in refused
+        assert not new.seats.filter(user=stranger).exists()
+        client.force_login(users[0])
+        page = client.get(new.get_absolute_url()).content.decode()
+        assert reverse("games:open_seats", args=[new.pk]) in page
+        assert reverse("bots:add", args=[new.pk]) not in page  # no free seat for a bot while they are held
+        client.force_login(users[1])
+        assert client.post(reverse("games:open_seats", args=[new.pk])).status_code == 302
+        assert Game.objects.get(pk=new.pk).holds_until_at is not None  # not the creator: nothing changed
+        client.force_login(users[0])
+        client.post(reverse("games:open_seats", args=[new.pk]))
+        assert Game.objects.get(pk=new.pk).holds_until_at is None
+        client.force_login(stranger)
+        assert reverse("games:join", args=[new.pk]) in client.get(new.get_absolute_url()).content.decode()
+        client.post(reverse("games:join", args=[new.pk]))
+        assert new.seats.filter(user=stranger).exists()
+
+    def test_a_stranger_cannot_decline_or_open_a_private_rematch_it_is_not_found(self, client):
+        old, users = finished_game(3, visibility="private")
+        new = game_rematch(game_id=old.pk, user=users[0])
+        client.force_login(UserFactory())
+        assert client.post(reverse("games:decline", args=[new.pk])).status_code == 404
+        assert client.post(reverse("games:open_seats", args=[new.pk])).status_code == 404
+        assert client.get(new.get_absolute_url()).status_code == 404
+        assert SeatHold.objects.filter(game=new, declined_at__isnull=True).count() == 2
+
+
 @pytest.mark.postgres
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="two writers at once need PostgreSQL's row locks")
 @pytest.mark.django_db(transaction=True)
