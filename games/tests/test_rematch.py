@@ -453,3 +453,80 @@ def test_two_players_pressing_at_once_make_one_rematch():
     rematch = Game.objects.get(pk=made[0])
     assert sorted(rematch.seats.values_list("user", flat=True)) == sorted(u.pk for u in users[:2])
     assert Game.objects.count() == 2
+
+
+def at_once(*calls):
+    """Run the calls in threads released together; each one's result or GameError code, in order."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            outcomes[index] = call()
+        except GameError as error:
+            outcomes[index] = error.code
+        except Exception as error:  # noqa: BLE001 - reported by the assertions
+            outcomes[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(index, call)) for index, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="writers at once need PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+class TestHeldSeatRaces:
+    def test_ten_joins_at_once_for_a_held_seat_let_in_only_its_holder(self):
+        old, users = finished_game(3, visibility="public")
+        new = game_rematch(game_id=old.pk, user=users[0])
+        strangers = UserFactory.create_batch(9)
+        calls = [lambda user=user: game_join(game_id=new.pk, user=user).pk for user in [*strangers[:4], users[1]]]
+        calls += [lambda user=user: game_join(game_id=new.pk, user=user).pk for user in strangers[4:]]
+        outcomes = at_once(*calls)
+        assert outcomes[4] == new.pk
+        assert outcomes[:4] + outcomes[5:] == ["seat_held"] * 9
+        assert sorted(new.seats.values_list("user", flat=True)) == sorted([users[0].pk, users[1].pk])
+        assert list(SeatHold.objects.filter(game=new).values_list("user", flat=True)) == [users[2].pk]
+
+    def test_a_double_click_on_join_or_on_decline_changes_the_game_once(self):
+        old, users = finished_game(4)
+        new = game_rematch(game_id=old.pk, user=users[0])
+        version = Game.objects.get(pk=new.pk).version
+        joined = at_once(*[lambda: game_join(game_id=new.pk, user=users[1]).pk] * 2)
+        assert sorted(joined, key=str) == sorted([new.pk, "already_joined"], key=str)
+        declined = at_once(*[lambda: game_decline(game_id=new.pk, user=users[2]).pk] * 2)
+        assert sorted(declined, key=str) == sorted([new.pk, "already_declined"], key=str)
+        assert Game.objects.get(pk=new.pk).version == version + 2
+        assert new.seats.count() == 2
+
+    def test_joining_and_declining_at_once_do_one_of_them(self):
+        old, users = finished_game(3)
+        new = game_rematch(game_id=old.pk, user=users[0])
+        outcomes = at_once(
+            lambda: game_join(game_id=new.pk, user=users[1]).pk, lambda: game_decline(game_id=new.pk, user=users[1]).pk
+        )
+        seated = new.seats.filter(user=users[1]).exists()
+        declined = SeatHold.objects.filter(game=new, user=users[1], declined_at__isnull=False).exists()
+        assert seated != declined
+        assert outcomes == ([new.pk, "already_joined"] if seated else ["declined", new.pk])
+
+    def test_the_expiry_and_a_holders_join_at_once(self):
+        old, users = finished_game(3)
+        new = game_rematch(game_id=old.pk, user=users[0])
+        new.refresh_from_db()
+        ends = new.holds_until_at
+        outcomes = at_once(
+            lambda: game_holds_expire(game_id=new.pk, now=ends),
+            lambda: game_join(game_id=new.pk, user=users[1], now=ends - timedelta(seconds=1)).pk,
+        )
+        assert outcomes[1] == new.pk  # a seat held or not, they are let in
+        new.refresh_from_db()
+        assert new.holds_until_at is None and not SeatHold.objects.filter(game=new).exists()
+        assert new.seats.filter(user=users[1]).exists()
