@@ -151,12 +151,15 @@ def _holds_due(game: Game, now: datetime) -> bool:
     return game.holds_until_at is not None and game.holds_until_at <= now
 
 
-def _holds_release(game: Game) -> None:
+def _holds_release(game: Game) -> list[int]:
     """The seats still held in ``game`` are held no more: they follow its visibility (public: the lobby; private:
     the invite code). Declined holds stay, to keep their players out. The caller holds the lock and saves
-    ``holds_until_at``."""
-    SeatHold.objects.filter(game=game, declined_at__isnull=True).delete()
+    ``holds_until_at``. Returns the users whose seats were held (their "My games" changes)."""
+    held = SeatHold.objects.filter(game=game, declined_at__isnull=True)
+    user_ids = list(held.values_list("user_id", flat=True))
+    held.delete()
     game.holds_until_at = None
+    return user_ids
 
 
 def game_decline(*, game_id, user, now: datetime | None = None) -> Game:
@@ -205,12 +208,12 @@ def game_holds_open(*, game_id, user) -> Game:
             raise GameError("not_open", _("This game is no longer taking players."))
         if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
             raise GameError("no_seats_held", _("No seat is held in this game."))
-        _holds_release(game)
+        released = _holds_release(game)
         game.version += 1
         game.save(update_fields=["holds_until_at", "version"])
         events.game_changed(
             game=game,
-            user_ids=list(game.seats.values_list("user_id", flat=True)),
+            user_ids=[*game.seats.values_list("user_id", flat=True), *released],
             lobby=game.visibility == Game.Visibility.PUBLIC,
         )
     return game
@@ -224,12 +227,12 @@ def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
         game = game_lock(game_id=game_id)
         if not _holds_due(game, now):
             return False
-        _holds_release(game)
+        released = _holds_release(game)
         game.version += 1
         game.save(update_fields=["holds_until_at", "version"])
         events.game_changed(
             game=game,
-            user_ids=list(game.seats.values_list("user_id", flat=True)),
+            user_ids=[*game.seats.values_list("user_id", flat=True), *released],
             lobby=game.visibility == Game.Visibility.PUBLIC,
         )
     return True
