@@ -367,6 +367,21 @@ class TestPages:
         assert "data-copy-status" in page and 'aria-live="polite"' in page
 
 
+class TestHeldSeatsOfAPerson:
+    def test_the_export_lists_them_and_a_deleted_account_declines_them(self):
+        from accounts.services import account_delete, account_export
+
+        old, users = finished_game(3, visibility="public")
+        new = game_rematch(game_id=old.pk, user=users[0])
+        exported = account_export(user=users[1])["seats_held"]
+        assert [(row["game"], row["declined_at"]) for row in exported] == [(new.pk, None)]
+        account_delete(user=users[1])
+        hold = SeatHold.objects.get(game=new, user=users[1])
+        assert hold.declined_at is not None  # the seat is open now, not in 48 hours
+        game_join(game_id=new.pk, user=UserFactory())
+        assert SeatHold.objects.filter(game=new, declined_at__isnull=True).count() == 1
+
+
 class TestHeldSeatPages:
     def test_my_games_offers_join_and_decline_and_declining_opens_the_seat(self, client):
         old, users = finished_game(3, visibility="private")

@@ -74,3 +74,11 @@ def test_the_email_choice_is_on_the_settings_page_and_in_the_export(client):
     from notifications.personal import notifications_personal_data
 
     assert notifications_personal_data(sender=None, user=user)["email_preferences"]["rematch_emails"] is False
+
+
+def test_one_click_unsubscribe_stops_the_rematch_emails_too():
+    from notifications.emails import emails_unsubscribe
+
+    user = UserFactory()
+    emails_unsubscribe(user=user)
+    assert EmailPreferences.objects.get(user=user).rematch_emails is False
