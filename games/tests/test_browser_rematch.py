@@ -10,6 +10,7 @@ from games.models import Game
 from games.services.games import game_create
 from notifications.services import notifications_read_all
 
+from .browser import assert_accessible
 from .factories import UserFactory, deck_with_cards
 from .test_rematch import finished_game
 
@@ -104,6 +105,7 @@ def test_the_old_table_is_told_at_once_takes_or_declines_its_seats_and_a_strange
     expect(b_page.locator("[data-unread]")).to_have_text("1")
     held = b_page.locator("#held-seats")
     expect(held).to_contain_text(f"{a.name} wants to play again: your seat is held until")
+    assert_accessible(b_page, "#held-seats")
     held.get_by_role("button", name="Join this game").click()
     b_page.wait_for_url(f"**{new.get_absolute_url()}")
     expect(b_page.locator("#status")).to_contain_text("2 of 3 seats taken")
@@ -113,6 +115,7 @@ def test_the_old_table_is_told_at_once_takes_or_declines_its_seats_and_a_strange
     s_page.goto(new.get_absolute_url())
     expect(s_page.locator("#seat-held-note")).to_be_visible()
     expect(s_page.get_by_role("button", name="Join this game")).to_have_count(0)
+    assert_accessible(s_page, "#board")
 
     # C declines from "My games": the seat opens.
     c_page = logged_in(browser, asgi_server.url, c).new_page()
