@@ -6,9 +6,9 @@ import logging
 from django.dispatch import receiver
 
 from accounts.signals import account_deleting, account_shown_changed, personal_data
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, SeatHold
 from games.services.errors import GameError
-from games.services.games import game_leave, game_resign, games_show_player_anew
+from games.services.games import game_decline, game_leave, game_resign, games_show_player_anew
 
 logger = logging.getLogger(__name__)
 
@@ -72,3 +72,25 @@ def games_let_go(sender, *, user, **kwargs) -> None:
 def games_show_anew(sender, *, user, **kwargs) -> None:
     """The account's games move on their versions: every process's cached views of them are left behind."""
     games_show_player_anew(user_id=user.pk)
+
+
+@receiver(personal_data, dispatch_uid="games.seat_holds_personal_data")
+def seat_holds_personal_data(sender, *, user, **kwargs) -> dict:
+    """The rematches that held a seat for the person, and whether they declined it."""
+    holds = SeatHold.objects.filter(user=user).order_by("created_at", "pk")
+    return {
+        "seats_held": [
+            {"game": hold.game_id, "held_at": _iso(hold.created_at), "declined_at": _iso(hold.declined_at)}
+            for hold in holds
+        ]
+    }
+
+
+@receiver(account_deleting, dispatch_uid="games.seat_holds_let_go")
+def seat_holds_let_go(sender, *, user, now=None, **kwargs) -> None:
+    """A deleted account declines the seats rematches hold for it: they open now, not when the hold ends."""
+    for game_id in SeatHold.objects.filter(user=user, declined_at__isnull=True).values_list("game_id", flat=True):
+        try:
+            game_decline(game_id=game_id, user=user, now=now)
+        except GameError as error:  # the hold ended or the game started meanwhile: nothing to let go
+            logger.info("Account %s deleted: game %s kept no seat for it (%s).", user.pk, game_id, error.code)

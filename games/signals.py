@@ -10,6 +10,10 @@ point one way.
 
 from django.dispatch import Signal
 
+# A rematch holds seats for players of the old table: game (the rematch), user_ids (the holders),
+# by (the player who pressed "Play again"), now.
+seats_held = Signal()
+
 # A player took a seat: game, user (the joiner), seats (those seated before), now.
 player_joined = Signal()
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game
-from games.services.games import game_expire
+from games.services.games import game_expire, game_holds_expire
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,20 @@ def games_expire_due(*, now: datetime, limit: int = 200) -> int:
     return expired
 
 
+def holds_expire_due(*, now: datetime, limit: int = 200) -> int:
+    """Open the seats of the rematches whose holds ended by ``now`` (``game_holds_expire``, idempotent: a
+    run that comes late, twice or beside another changes each game once); returns how many games."""
+    released = 0
+    for game_id in (
+        Game.objects.filter(holds_until_at__lte=now).order_by("holds_until_at").values_list("pk", flat=True)[:limit]
+    ):
+        try:
+            released += game_holds_expire(game_id=game_id, now=now)
+        except Exception:
+            log.exception("could not open the held seats of game %s", game_id)
+    return released
+
+
 def live_countdowns_schedule(*, now: datetime, within: timedelta) -> int:
     """Send a countdown task for each live game whose deadline falls before the next run."""
     soon = Game.objects.filter(
@@ -84,9 +98,10 @@ def live_countdowns_schedule(*, now: datetime, within: timedelta) -> int:
 
 @shared_task(name="games.expire_due_games", ignore_result=True)
 def expire_due_games() -> int:
-    """Beat, every FABULA_EXPIRY_INTERVAL_SECONDS."""
+    """Beat, every FABULA_EXPIRY_INTERVAL_SECONDS: due phases, and rematches' held seats whose time is up."""
     now = timezone.now()
     expired = games_expire_due(now=now)
+    holds_expire_due(now=now)
     live_countdowns_schedule(now=now, within=timedelta(seconds=settings.FABULA_EXPIRY_INTERVAL_SECONDS))
     return expired
 

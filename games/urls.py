@@ -20,4 +20,6 @@ urlpatterns = [
     path("<id:game_id>/start/", views.start, name="start"),
     path("<id:game_id>/act/", views.act, name="act"),
     path("<id:game_id>/rematch/", views.rematch, name="rematch"),
+    path("<id:game_id>/decline/", views.decline, name="decline"),
+    path("<id:game_id>/open-seats/", views.open_seats, name="open_seats"),
 ]

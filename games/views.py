@@ -14,9 +14,25 @@ from games import health, kinds, signals
 from .forms import GameCreateForm
 from .models import Game
 from .pages import board_html
-from .selectors.games import game_get_for_viewer, game_visible_to, games_for_user, games_open_public, kind_of
+from .selectors.games import (
+    game_get_for_viewer,
+    game_visible_to,
+    games_for_user,
+    games_held_for,
+    games_open_public,
+    kind_of,
+)
 from .services.errors import GameError
-from .services.games import game_act, game_create, game_join, game_leave, game_rematch, game_start
+from .services.games import (
+    game_act,
+    game_create,
+    game_decline,
+    game_holds_open,
+    game_join,
+    game_leave,
+    game_rematch,
+    game_start,
+)
 
 
 def _is_htmx(request) -> bool:
@@ -61,6 +77,8 @@ def _mine_page(request) -> dict:
     context = _page_context(request, games_for_user(user=request.user), MINE_PAGE_SIZE)
     for game in context["games"]:
         game.seated = len(game.seats.all())  # prefetched
+    # The rematches that hold a seat for this player: on the first page, above their games.
+    context["held"] = list(games_held_for(user=request.user)) if context["page"] == 1 else []
     return context
 
 
@@ -211,8 +229,34 @@ def rematch(request, game_id: int):
         _hide_unseen(request, game_id, error)
         messages.error(request, error.message)
         return redirect("games:detail", game_id=game_id)
-    messages.success(request, _("A new game with the same people: they are invited from the last one."))
+    messages.success(request, _("A new game with the same people: a seat is held for each of them, and they are told."))
     return redirect(game)
+
+
+@login_required
+@require_POST
+def decline(request, game_id: int):
+    """Decline the seat a rematch holds for this player: back to "My games"."""
+    try:
+        game_decline(game_id=game_id, user=request.user)
+    except GameError as error:
+        _hide_unseen(request, game_id, error)
+        messages.error(request, error.message)
+        return redirect("games:mine")
+    messages.success(request, _("You declined the rematch: your seat is open to others now."))
+    return redirect("games:mine")
+
+
+@login_required
+@require_POST
+def open_seats(request, game_id: int):
+    """The rematch's creator opens the seats still held for the old table."""
+    try:
+        game_holds_open(game_id=game_id, user=request.user)
+    except GameError as error:
+        _hide_unseen(request, game_id, error)
+        return _after_action(request, game_id, error)
+    return _after_action(request, game_id, success=_("The held seats are open now."))
 
 
 # Lazy: looked up in the language of the request that shows it, not at import.

@@ -66,7 +66,9 @@ def email_preferences(*, user) -> EmailPreferences:
 
 
 def emails_unsubscribe(*, user) -> None:
-    EmailPreferences.objects.update_or_create(user=user, defaults={"turn_emails": False, "reminder_emails": False})
+    EmailPreferences.objects.update_or_create(
+        user=user, defaults={"turn_emails": False, "reminder_emails": False, "rematch_emails": False}
+    )
 
 
 def emails_send_due(*, now: datetime | None = None, limit: int = 500) -> int:

@@ -22,6 +22,7 @@ class Notification(models.Model):
         ROUND_REVEALED = "round_revealed", _("Round revealed")
         GAME_FINISHED = "game_finished", _("Game finished")
         PLAYER_JOINED = "player_joined", _("Player joined")
+        REMATCH_INVITED = "rematch_invited", _("Rematch: a seat held for you")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
@@ -29,7 +30,7 @@ class Notification(models.Model):
     round = models.PositiveIntegerField(null=True, blank=True)
     # Your turn: what the game asks of the player (its kind's ``asked``); empty for other kinds.
     asked = models.CharField(max_length=16, blank=True)
-    # Player joined: who joined.
+    # Player joined: who joined. Rematch invited: who pressed "Play again".
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -107,6 +108,10 @@ class EmailPreferences(models.Model):
     )
     reminder_emails = models.BooleanField(
         _("A reminder when a quarter of the time is left and I have not played yet"),
+        default=True,
+    )
+    rematch_emails = models.BooleanField(
+        _("When a player of a game I played starts a rematch and holds a seat for me"),
         default=True,
     )
     updated_at = models.DateTimeField(auto_now=True)

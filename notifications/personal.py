@@ -26,6 +26,7 @@ def notifications_personal_data(sender, *, user, **kwargs) -> dict:
         "email_preferences": {
             "turn_emails": preferences.turn_emails if preferences else True,
             "reminder_emails": preferences.reminder_emails if preferences else True,
+            "rematch_emails": preferences.rematch_emails if preferences else True,
         },
         "push_devices": [
             {

@@ -271,6 +271,17 @@ def turn_pushes_send(*, game_id: int, phase_key: str, seat_ids: list[int], now: 
     return sent
 
 
+def user_pushes_send(*, user_id: int, payload_for, ttl: int, topic: str) -> int:
+    """Push to each of a user's devices what ``payload_for(subscription)`` makes (JSON text, in the device's
+    language); returns how many went out. For news other than a turn (a rematch's held seat)."""
+    if not push_enabled():
+        return 0
+    return sum(
+        _send(subscription, payload_for(subscription), ttl=ttl, topic=topic)
+        for subscription in PushSubscription.objects.filter(user_id=user_id)
+    )
+
+
 def _payload(subscription: PushSubscription, turn: Turn) -> str:
     game = turn.seat.game
     with translation.override(subscription.language or settings.LANGUAGE_CODE):

@@ -4,7 +4,7 @@ from django.dispatch import receiver
 
 from games import signals
 
-from .services import notifications_read_all, notify_game_change, notify_player_joined
+from .services import notifications_read_all, notify_game_change, notify_player_joined, notify_seats_held
 
 
 @receiver(signals.state_changed, dispatch_uid="notifications.state_changed")
@@ -31,3 +31,8 @@ def on_game_viewed(sender, *, game, user, now, **kwargs):
 @receiver(signals.player_joined, dispatch_uid="notifications.player_joined")
 def on_player_joined(sender, *, game, user, seats, now, **kwargs):
     notify_player_joined(game=game, user=user, seats=seats, now=now)
+
+
+@receiver(signals.seats_held, dispatch_uid="notifications.seats_held")
+def on_seats_held(sender, *, game, user_ids, by, now, **kwargs):
+    notify_seats_held(game=game, user_ids=user_ids, by=by, now=now)

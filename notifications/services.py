@@ -11,6 +11,7 @@ together with the change they tell of, and the message that makes open pages ref
 
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.db.models import Count
 
 from config.prepared import prepared, prepared_update
@@ -92,6 +93,19 @@ def notify_player_joined(*, game: Game, user, seats: list[Seat], now: datetime) 
     )
 
 
+def notify_seats_held(*, game: Game, user_ids: list[int], by, now: datetime) -> None:
+    """A rematch holds a seat for each of ``user_ids``: a bell item each now, and after commit an email (as each
+    chose) and a push to their devices (``notifications.invitations``)."""
+    _deliver(
+        Notification(user_id=user_id, game=game, kind=Notification.Kind.REMATCH_INVITED, actor=by, created_at=now)
+        for user_id in user_ids
+    )
+    from .tasks import send_rematch_invitations
+
+    game_id, user_ids = game.pk, list(user_ids)
+    transaction.on_commit(lambda: send_rematch_invitations.delay(game_id=game_id, user_ids=user_ids))
+
+
 def unread_count(*, user) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
@@ -132,6 +146,7 @@ _WEIGHT = {
     Notification.Kind.GAME_STARTED: 3,
     Notification.Kind.ROUND_REVEALED: 2,
     Notification.Kind.PLAYER_JOINED: 1,
+    Notification.Kind.REMATCH_INVITED: 2,
 }
 _FIELDS = ("kind", "round", "asked", "actor", "won", "created_at")
 

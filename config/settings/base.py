@@ -333,6 +333,8 @@ FABULA_RATING_PROVISIONAL_GAMES = env.int("FABULA_RATING_PROVISIONAL_GAMES", def
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
+# "Play again": how long a rematch holds a seat for each player of the old table (games.services.games).
+FABULA_REMATCH_HOLD_SECONDS = env.int("FABULA_REMATCH_HOLD_SECONDS", default=48 * 3600)
 # Beat: due phases expire (games.tasks), turn emails and reminders go out
 # (notifications.emails). Both work from columns, so a missed run costs only delay.
 CELERY_BEAT_SCHEDULE = {

@@ -47,4 +47,5 @@ def summary_out(game) -> dict:
         "created_at": game.created_at.isoformat(),
         "joined": game.joined,
         "to_act": game.my_turn,
+        "seat_held": game.seat_held,
     }

@@ -15,7 +15,17 @@ from games import kinds
 from games.pages import cached_view
 from games.selectors.games import game_get_for_viewer, game_view, games_listed, kind_of
 from games.services.errors import GameError
-from games.services.games import game_act, game_create, game_join, game_leave, game_rematch, game_start, kind_get
+from games.services.games import (
+    game_act,
+    game_create,
+    game_decline,
+    game_holds_open,
+    game_join,
+    game_leave,
+    game_rematch,
+    game_start,
+    kind_get,
+)
 
 from .encoding import summary_out, view_out
 from .errors import errors
@@ -172,7 +182,11 @@ def games_detail(request, game_id: int):
     exclude_unset=True,
 )
 def games_join(request, game_id: int, payload: JoinIn = Body(default_factory=JoinIn)):
-    """Take a seat (a private game needs its `invite_code`). The last seat taken starts the game."""
+    """Take a seat (a private game needs its `invite_code`). The last seat taken starts the game.
+
+    A rematch holds a seat for each player of the old table (`seat_held` in `GET /games?mine=true`,
+    `seat_held_for_you` in the game's view): they take it here, with or without the invite code. Anyone else
+    gets 403 `seat_held` while only held seats are left; a player who declined gets 409 `declined`."""
     game_join(game_id=game_id, user=request.user, invite_code=payload.invite_code)
     return view_response(request, game_id)
 
@@ -182,6 +196,34 @@ def games_leave(request, game_id: int):
     """Give up your seat in a game that has not started (in a started game, resign instead)."""
     game = game_leave(game_id=game_id, user=request.user)
     return {"id": game.pk, "status": game.status}
+
+
+@router.post(
+    GAME + "/decline",
+    summary="Decline a held seat",
+    response={200: LeaveOut, **errors(401, 403, 404, 409, 429)},
+)
+def games_decline(request, game_id: int):
+    """Decline the seat a rematch holds for you (`seat_held`): it opens at once as the rematch's visibility says
+    (a public game's to anyone, a private game's to its invite code), and you are not let in again (409 `declined`
+    on a later join). 403 `no_seat_held` when no seat is held for you; 409 `already_declined`, `already_joined`
+    or `not_open`. Nothing changes on an error."""
+    game = game_decline(game_id=game_id, user=request.user)
+    return {"id": game.pk, "status": game.status}
+
+
+@router.post(
+    GAME + "/open-seats",
+    summary="Open the held seats",
+    response={200: AnyGameView, **errors(401, 403, 404, 409, 429)},
+    exclude_unset=True,
+)
+def games_open_seats(request, game_id: int):
+    """The creator of a rematch opens the seats it still holds for the old table, before their time
+    (`holds_until_at`): a public game's go to the lobby, a private game's to its invite code. 403 `not_creator`;
+    409 `no_seats_held` when none is held (asked twice), `not_open` for a game under way."""
+    game_holds_open(game_id=game_id, user=request.user)
+    return view_response(request, game_id)
 
 
 @router.post(
@@ -203,10 +245,16 @@ def games_start(request, game_id: int):
     exclude_unset=True,
 )
 def games_rematch(request, game_id: int):
-    """Play a finished game again with the same people: a new game of the same kind, pace, seats and options,
-    you its creator in the first seat. The old game's view then gives its `rematch` (and, to its players, a
-    private rematch's `rematch_invite_code`) for the others to join. Asked again, by you or another player,
-    it answers with the same rematch. 409 `not_finished` for a game not finished; 403 for a non-player."""
+    """Play a finished game again with the same people: a new game of the same kind, pace, seats, visibility and
+    options, you its creator in the first seat. Bots of the old game come back, seated at once; every other
+    player gets a seat held for FABULA_REMATCH_HOLD_SECONDS (48 hours by default) and a notification, and finds
+    the rematch in `GET /games?mine=true` (`seat_held`): they take the seat with `POST /games/{id}/join` or
+    decline it with `POST /games/{id}/decline`. Seats left then (or opened early with
+    `POST /games/{id}/open-seats`) follow the visibility; a public rematch is not in the lobby while it holds
+    seats. The old game's view gives its `rematch` (and, to its players, a private rematch's
+    `rematch_invite_code`). Asked again, by you or another player, it answers with the same rematch (taking the
+    asker's held seat). 409 `not_finished` for a game not finished, `rematch_closed` when full or under way,
+    `declined` for a player who declined it; 403 for a non-player."""
     try:
         game = game_rematch(game_id=game_id, user=request.user)
     except GameError as error:

@@ -210,6 +210,21 @@ class GameViewBase(Answer):
     rematch_invite_code: str = Field(
         default="", description="A private rematch's invite code to join it, for the old game's players only."
     )
+    seats_held: int = Field(
+        default=0,
+        description="An open rematch: how many seats it still holds for players of the old table. Only they may "
+        "take them (others get 403 `seat_held`) until each joins or declines, the creator opens them "
+        "(`POST /games/{id}/open-seats`) or `holds_until_at` passes.",
+    )
+    holds_until_at: str | None = Field(
+        default=None, description="While seats are held: when they open.", json_schema_extra=DATE_TIME
+    )
+    seat_held_for_you: bool = Field(
+        default=False,
+        description="A seat is held for you: take it with `POST /games/{id}/join` (no invite code needed) or "
+        "decline it with `POST /games/{id}/decline`.",
+    )
+    you_declined: bool = Field(default=False, description="You declined the seat held for you in this rematch.")
 
 
 class GameSummary(Answer):
@@ -228,6 +243,12 @@ class GameSummary(Answer):
     created_at: str = Field(json_schema_extra=DATE_TIME)
     joined: bool = Field(description="Whether the caller has a seat.")
     to_act: bool = Field(description="Whether the game waits for the caller.")
+    seat_held: bool = Field(
+        default=False,
+        description="With `mine=true`: a rematch holds a seat for the caller (a player of the game it follows). "
+        "Take it with `POST /games/{id}/join` or decline it with `POST /games/{id}/decline`; `joined` is false "
+        "until then.",
+    )
 
 
 class LeaveOut(Answer):

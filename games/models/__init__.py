@@ -1,3 +1,3 @@
-from .game import Game, Move, Seat
+from .game import Game, Move, Seat, SeatHold
 
-__all__ = ["Game", "Move", "Seat"]
+__all__ = ["Game", "Move", "Seat", "SeatHold"]

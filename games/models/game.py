@@ -65,12 +65,18 @@ class Game(models.Model):
     rematch = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of", editable=False
     )
+    # A rematch holds a seat for each player of the old table (``SeatHold``) until then; None once no seat
+    # is held (each taken, declined, opened by the creator, or expired by beat: ``games.tasks``).
+    holds_until_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "visibility", "-created_at"], name="game_lobby_idx"),
             models.Index(fields=["deadline_at"], name="game_deadline_idx", condition=Q(status="active")),
+            models.Index(
+                fields=["holds_until_at"], name="game_holds_until_idx", condition=Q(holds_until_at__isnull=False)
+            ),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(max_seats__gte=3) & Q(max_seats__lte=10), name="game_seats_3_to_10"),
@@ -117,6 +123,25 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at {self.game} seat {self.position}"
+
+
+class SeatHold(models.Model):
+    """A seat of a rematch kept for one player of the old table: only they may take it (by joining) until
+    they decline it, the creator opens it, or the game's ``holds_until_at`` passes. A declined hold stays
+    (``declined_at``): it no longer holds a seat, and its player is not let in again."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="holds")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_holds")
+    created_at = models.DateTimeField()
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="seat_hold_one_per_user")]
+        indexes = [models.Index(fields=["user", "game"], name="seat_hold_user_idx")]
+
+    def __str__(self) -> str:
+        return f"seat held for {self.user_id} in {self.game_id}"
 
 
 class Move(models.Model):

@@ -11,7 +11,7 @@ from django.http import Http404
 
 from config.prepared import prepared
 from games import kinds
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatHold
 
 
 def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = None) -> bool:
@@ -22,7 +22,10 @@ def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = N
     if user is None or not user.is_authenticated:
         return False
     seats = seats if seats is not None else game.seats.all()
-    return any(seat.user_id == user.pk for seat in seats)
+    if any(seat.user_id == user.pk for seat in seats):
+        return True
+    # A player of the old table that a private rematch holds (or held) a seat for sees it without the code.
+    return SeatHold.objects.filter(game=game, user=user).exists()
 
 
 def _game_row(game_id, *columns: str) -> tuple | None:
@@ -195,6 +198,8 @@ def game_view(*, game: Game, seats: list[Seat], user) -> dict:
     if game.abandoned:  # ended before any round was scored: nobody won it (``GameKind.round_scored``)
         view["winners"] = []
     view["rematch"] = game.rematch_id if game.status == Game.Status.FINISHED else None
+    if game.status == Game.Status.OPEN:
+        view.update(_holds_view(game, user))
     if view["rematch"] is not None:
         # Who started it, and where to join it: a private rematch's invite only for the old game's players.
         rematch = Game.objects.select_related("creator").filter(pk=game.rematch_id).first()
@@ -208,6 +213,36 @@ def game_view(*, game: Game, seats: list[Seat], user) -> dict:
                 view["rematch_invite_code"] = rematch.invite_code
                 view["rematch_url"] = rematch.get_invite_url()
     return view
+
+
+def _holds_view(game: Game, user) -> dict:
+    """An open rematch's held seats, as ``user`` sees them: how many are held and until when, and whether one is
+    this viewer's (or was, declined)."""
+    holds = list(SeatHold.objects.filter(game=game).values_list("user_id", "declined_at"))
+    held = [user_id for user_id, declined_at in holds if declined_at is None]
+    viewer = user.pk if user is not None and user.is_authenticated else None
+    return {
+        "seats_held": len(held),
+        "holds_until_at": game.holds_until_at.isoformat() if held and game.holds_until_at else None,
+        "seat_held_for_you": viewer in held,
+        "you_declined": any(user_id == viewer and declined_at for user_id, declined_at in holds),
+    }
+
+
+def games_held_for(*, user):
+    """The open rematches that hold a seat for ``user`` (who has not taken or declined it), soonest to end first:
+    "My games" shows them above the games the user sits in."""
+    return (
+        Game.objects.filter(
+            status=Game.Status.OPEN,
+            holds_until_at__isnull=False,
+            holds__user=user,
+            holds__declined_at__isnull=True,
+        )
+        .select_related("creator")
+        .only("kind", "status", "holds_until_at", "creator", *(f"creator__{f}" for f in _PLAYER_NAME))
+        .order_by("holds_until_at", "pk")
+    )
 
 
 _seat_count = Coalesce(
@@ -248,7 +283,8 @@ def _chip_seats():
 def games_open_public(*, exclude_user=None):
     """The public games waiting for players, newest first: a queryset, to page through."""
     games = (
-        Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+        # A rematch is not in the lobby while it holds seats for the old table.
+        Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC, holds_until_at__isnull=True)
         .select_related("creator")
         .only(*_LOBBY_COLUMNS)
         # A subquery, not a GROUP BY over every open game: only the page's games are counted.
@@ -291,15 +327,26 @@ def games_for_user(*, user, status: str | None = None):
 
 
 def games_listed(*, user, status: str | None = None, mine: bool = False, limit: int = 50) -> list[Game]:
-    """A list of games for the API: the user's own, or the public ones (open ones unless ``status`` says).
+    """A list of games for the API: the user's own (those a rematch holds a seat for them in included), or the
+    public ones (open ones unless ``status`` says; not a rematch while it holds seats).
 
-    Each comes with ``seated``, ``joined`` (the user has a seat) and ``my_turn``; newest first.
+    Each comes with ``seated``, ``joined`` (the user has a seat), ``my_turn`` and ``seat_held`` (a seat is held
+    for the user: join to take it); newest first.
     """
     seats = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    holds = SeatHold.objects.filter(
+        game=OuterRef("pk"),
+        user=user,
+        declined_at__isnull=True,
+        game__status=Game.Status.OPEN,
+        game__holds_until_at__isnull=False,
+    )
     if mine:
-        games = Game.objects.filter(Exists(seats)).exclude(status=Game.Status.CANCELLED)
+        games = Game.objects.filter(Exists(seats) | Exists(holds)).exclude(status=Game.Status.CANCELLED)
     else:
-        games = Game.objects.filter(visibility=Game.Visibility.PUBLIC, status=status or Game.Status.OPEN)
+        games = Game.objects.filter(
+            visibility=Game.Visibility.PUBLIC, status=status or Game.Status.OPEN, holds_until_at__isnull=True
+        )
     if status:
         games = games.filter(status=status)
     games = (
@@ -308,6 +355,7 @@ def games_listed(*, user, status: str | None = None, mine: bool = False, limit: 
             seated=Count("seats", distinct=True),
             joined=Exists(seats),
             my_turn=Exists(seats.filter(to_act=True)),
+            seat_held=Exists(holds) if mine else Value(False),
         )
         .order_by("-created_at", "-pk")
     )

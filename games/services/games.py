@@ -14,7 +14,7 @@ from accounts.models import Colour
 from config.prepared import prepared_update
 from games import kinds, signals
 from games.engine.errors import RuleError
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, SeatHold
 from games.selectors.games import game_remember, seats_of
 from games.selectors.timeouts import note_no_timeouts
 
@@ -88,7 +88,11 @@ def game_create(
     return game
 
 
-def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
+def game_join(*, game_id, user, invite_code: str | None = None, now: datetime | None = None) -> Game:
+    """Take a seat. A seat a rematch holds for a player of the old table (``SeatHold``) is theirs alone: they
+    take it with or without the invite code; anyone else gets 403 ``seat_held`` while only held seats are left,
+    and a player who declined theirs is not let in again (409 ``declined``)."""
+    now = now or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id=game_id)
         seats = list(game.seats.select_related("user"))
@@ -96,14 +100,27 @@ def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
         # (a bot that goes on playing its private game joins it again without the invite).
         if any(seat.user_id == user.pk for seat in seats):
             raise GameError("already_joined", _("You are already in this game."))
-        if game.visibility == Game.Visibility.PRIVATE and not (
-            invite_code and secrets.compare_digest(str(invite_code), game.invite_code)
+        fields = ["version"]
+        if _holds_due(game, now):  # ended, and beat has not been by yet: they are gone all the same
+            _holds_release(game)
+            fields.append("holds_until_at")
+        holds = list(SeatHold.objects.filter(game=game))
+        mine = next((hold for hold in holds if hold.user_id == user.pk), None)
+        if mine is not None and mine.declined_at is not None:
+            raise GameError("declined", _("You declined this rematch."))
+        if (
+            mine is None
+            and game.visibility == Game.Visibility.PRIVATE
+            and not (invite_code and secrets.compare_digest(str(invite_code), game.invite_code))
         ):
             raise GameError("invite_required", _("This game is private: you need its invite link."), "forbidden")
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("This game is no longer taking players."))
         if len(seats) >= game.max_seats:
             raise GameError("game_full", _("This game is full."))
+        held = [hold for hold in holds if hold.declined_at is None]
+        if mine is None and len(seats) + len(held) >= game.max_seats:
+            raise GameError("seat_held", SEAT_HELD, "forbidden")
         taken = {seat.colour for seat in seats}
         colour = user.colour if user.colour not in taken else next(c for c in SEAT_COLOURS if c not in taken)
         try:
@@ -111,15 +128,114 @@ def game_join(*, game_id, user, invite_code: str | None = None) -> Game:
                 Seat.objects.create(game=game, user=user, position=len(seats), colour=colour)
         except IntegrityError:
             raise GameError("already_joined", _("You are already in this game.")) from None
+        if mine is not None:  # the held seat is taken: it holds no more
+            mine.delete()
+            if len(held) == 1:
+                game.holds_until_at = None
+                fields.append("holds_until_at")
         game.version += 1
-        game.save(update_fields=["version"])
+        game.save(update_fields=fields)
         user_ids = [seat.user_id for seat in seats] + [user.pk]
         if len(seats) + 1 == game.max_seats:
-            _start(game, now=timezone.now())  # "the game started" tells everyone, the joiner included
+            _start(game, now=now)  # "the game started" tells everyone, the joiner included
         else:
-            signals.player_joined.send(sender=Game, game=game, user=user, seats=seats, now=timezone.now())
+            signals.player_joined.send(sender=Game, game=game, user=user, seats=seats, now=now)
         events.game_changed(game=game, user_ids=user_ids, lobby=game.visibility == Game.Visibility.PUBLIC)
     return game
+
+
+SEAT_HELD = _("The seats left are held for the players of the last game; try again once they are opened.")
+
+
+def _holds_due(game: Game, now: datetime) -> bool:
+    return game.holds_until_at is not None and game.holds_until_at <= now
+
+
+def _holds_release(game: Game) -> list[int]:
+    """The seats still held in ``game`` are held no more: they follow its visibility (public: the lobby; private:
+    the invite code). Declined holds stay, to keep their players out. The caller holds the lock and saves
+    ``holds_until_at``. Returns the users whose seats were held (their "My games" changes)."""
+    held = SeatHold.objects.filter(game=game, declined_at__isnull=True)
+    user_ids = list(held.values_list("user_id", flat=True))
+    held.delete()
+    game.holds_until_at = None
+    return user_ids
+
+
+def game_decline(*, game_id, user, now: datetime | None = None) -> Game:
+    """A player of the old table declines the seat a rematch holds for them: it opens as the rematch's
+    visibility says. Refused (nothing changes): no seat held for them (403 ``no_seat_held``), declined already
+    (409 ``already_declined``), seated already (409 ``already_joined``), a game no longer open (409 ``not_open``)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if user is None or not user.is_authenticated:
+            raise GameError("no_seat_held", NO_SEAT_HELD, "forbidden")
+        seated = list(game.seats.values_list("user_id", flat=True))
+        if user.pk in seated:
+            raise GameError("already_joined", _("You are already in this game."))
+        hold = SeatHold.objects.filter(game=game, user=user).first()
+        if hold is not None and hold.declined_at is not None:
+            raise GameError("already_declined", _("You have already declined this rematch."))
+        if hold is None or _holds_due(game, now):
+            raise GameError("no_seat_held", NO_SEAT_HELD, "forbidden")
+        if game.status != Game.Status.OPEN:
+            raise GameError("not_open", _("This game is no longer taking players."))
+        hold.declined_at = now
+        hold.save(update_fields=["declined_at"])
+        fields = ["version"]
+        if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
+            game.holds_until_at = None
+            fields.append("holds_until_at")
+        game.version += 1
+        game.save(update_fields=fields)
+        events.game_changed(game=game, user_ids=[*seated, user.pk], lobby=game.visibility == Game.Visibility.PUBLIC)
+    return game
+
+
+NO_SEAT_HELD = _("No seat is held for you in this game.")
+
+
+def game_holds_open(*, game_id, user) -> Game:
+    """The creator of a rematch opens the seats still held, before their time: they follow the rematch's
+    visibility at once. Refused: not the creator (403 ``not_creator``), a game no longer open (409 ``not_open``),
+    no seat held (409 ``no_seats_held``)."""
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if user is None or not user.is_authenticated or game.creator_id != user.pk:
+            raise GameError("not_creator", _("Only the game's creator can open the held seats."), "forbidden")
+        if game.status != Game.Status.OPEN:
+            raise GameError("not_open", _("This game is no longer taking players."))
+        if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
+            raise GameError("no_seats_held", _("No seat is held in this game."))
+        released = _holds_release(game)
+        game.version += 1
+        game.save(update_fields=["holds_until_at", "version"])
+        events.game_changed(
+            game=game,
+            user_ids=[*game.seats.values_list("user_id", flat=True), *released],
+            lobby=game.visibility == Game.Visibility.PUBLIC,
+        )
+    return game
+
+
+def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
+    """Beat: a rematch's held seats whose time is up open as its visibility says. Idempotent: a game whose
+    holds are gone already, or not due, is left as it is. Returns whether it released any."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if not _holds_due(game, now):
+            return False
+        released = _holds_release(game)
+        game.version += 1
+        game.save(update_fields=["holds_until_at", "version"])
+        events.game_changed(
+            game=game,
+            user_ids=[*game.seats.values_list("user_id", flat=True), *released],
+            lobby=game.visibility == Game.Visibility.PUBLIC,
+        )
+    return True
 
 
 def game_leave(*, game_id, user) -> Game:
@@ -164,6 +280,8 @@ def game_start(*, game_id, user) -> Game:
             raise GameError(
                 "too_few_players", _("At least %(min)d players are needed to start.") % {"min": spec.min_seats}
             )
+        if game.holds_until_at is not None:  # started without them: the seats still held go with the free ones
+            _holds_release(game)
         _start(game, now=timezone.now())
         events.game_changed(
             game=game,
@@ -236,12 +354,16 @@ def _holds_nul(value) -> bool:
     return False
 
 
-def game_rematch(*, game_id, user) -> Game:
-    """Play a finished game again with the same people: a new game of the same kind, pace, seats and
-    options, the presser its creator and first player; the old game points to it (``Game.rematch``) so
-    that its other players find it and join. Pressed twice, or by two players at once, it gives the
-    rematch already made, the presser seated in it (under the old game's row lock); 409 ``rematch_closed``
-    when it is full or under way. Bots are not brought along."""
+def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
+    """Play a finished game again with the same people: a new game of the same kind, pace, seats, visibility
+    and options, the presser its creator and first player; the old game points to it (``Game.rematch``).
+
+    Every other player of the old table gets a seat held (``SeatHold``) for FABULA_REMATCH_HOLD_SECONDS and is
+    told so (``signals.seats_held``: the bell, an email, a push); they take it by joining, or decline it. Bots
+    come back as bots, seated at once (the last seat taken starts the game, as ever). Pressed again, or by
+    another player, it gives the rematch already made, the presser seated in it (their held seat taken);
+    409 ``rematch_closed`` when it is full or under way, ``declined`` for a player who declined it."""
+    now = now or timezone.now()
     with transaction.atomic():
         old = game_lock(game_id=game_id)
         seats = list(old.seats.select_related("user"))
@@ -255,10 +377,12 @@ def game_rematch(*, game_id, user) -> Game:
             rematch = Game.objects.get(pk=old.rematch_id)
             if not rematch.seats.filter(user=user).exists():
                 try:
-                    rematch = game_join(game_id=rematch.pk, user=user, invite_code=rematch.invite_code)
+                    rematch = game_join(game_id=rematch.pk, user=user, invite_code=rematch.invite_code, now=now)
                 except GameError as error:
                     if error.code == "already_joined":
                         return rematch
+                    if error.code == "declined":
+                        raise
                     closed = _("The rematch is already full or under way.")
                     raise GameError("rematch_closed", closed, "conflict") from None
             return rematch
@@ -271,10 +395,20 @@ def game_rematch(*, game_id, user) -> Game:
             visibility=old.visibility,
             options=dict(old.options),
         )
+        others = [seat.user for seat in seats if seat.user_id != user.pk and seat.user.deleted_at is None]
+        held = [other for other in others if not other.is_bot and other.is_active]
+        if held:
+            SeatHold.objects.bulk_create(SeatHold(game=game, user=other, created_at=now) for other in held)
+            game.holds_until_at = now + timedelta(seconds=settings.FABULA_REMATCH_HOLD_SECONDS)
+            game.save(update_fields=["holds_until_at"])
+            signals.seats_held.send(sender=Game, game=game, user_ids=[other.pk for other in held], by=user, now=now)
+        for bot in (other for other in others if other.is_bot):
+            game = game_join(game_id=game.pk, user=bot, invite_code=game.invite_code, now=now)
         old.rematch = game
         old.version += 1  # its views (cached by version) now show the rematch
         old.save(update_fields=["rematch", "version"])
         events.game_changed(game=old, user_ids=[seat.user_id for seat in seats], lobby=False)
+        events.game_changed(game=game, user_ids=[other.pk for other in held])  # their "My games"
     return game
 
 

@@ -198,6 +198,11 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     assert host.games("games_rematch", game_id=game.id).parsed.id == again.parsed.id  # the same one, host seated
     old = third.view(game.id)
     assert old.rematch == again.parsed.id and old.rematch_invite_code
+    # The third's seat is held for them; the creator may open it early (and cannot decline a seat of their own).
+    assert third.view(old.rematch).seat_held_for_you and third.view(old.rematch).seats_held == 1
+    refused = guest.games("games_decline", game_id=old.rematch)
+    assert refused.status_code == 409 and refused.parsed.error.code == "already_joined"
+    assert guest.games("games_open_seats", game_id=old.rematch).parsed.seats_held == 0
     joined = third.games("games_join", game_id=old.rematch, body=models.JoinIn(invite_code=old.rematch_invite_code))
     assert joined.status_code == 200 and len(joined.parsed.players) == 3 and joined.parsed.status == "active"
 

@@ -78,6 +78,8 @@ def test_the_schema_documents_every_endpoint(client):
         ("POST", f"{API}/games/{{game_id}}/leave"),
         ("POST", f"{API}/games/{{game_id}}/start"),
         ("POST", f"{API}/games/{{game_id}}/rematch"),
+        ("POST", f"{API}/games/{{game_id}}/decline"),
+        ("POST", f"{API}/games/{{game_id}}/open-seats"),
         ("POST", f"{API}/games/{{game_id}}/actions"),
         ("GET", f"{API}/think-alike/fields"),
         ("GET", f"{API}/games/{{game_id}}/chat"),
