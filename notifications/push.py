@@ -253,22 +253,10 @@ def turn_pushes_send(*, game_id: int, phase_key: str, seat_ids: list[int], now: 
             continue
         if presence.seen_recently(user_id=seat.user_id, game_id=game.pk, now=now):
             continue
-        for subscription in PushSubscription.objects.filter(user_id=seat.user_id):
-            try:
-                endpoint_check(subscription.endpoint)
-            except EndpointRefused as refusal:
-                # Stored before the rules were what they are: nothing will ever go there.
-                PushSubscription.objects.filter(pk=subscription.pk).delete()
-                log.warning("push subscription %s refused (%s): forgotten", subscription.pk, refusal.message)
-                continue
+        for subscription in _devices(user_id=seat.user_id):
             payload = _payload(subscription, turn)
             deliveries.append(_delivery(subscription, payload, signer, ttl=_ttl(game, now), topic=f"game-{game.pk}"))
-    if not deliveries:
-        return 0
-    sent = 0
-    for delivery, status in zip(deliveries, asyncio.run(_deliver_all(deliveries)), strict=True):
-        sent += _record(delivery, status)
-    return sent
+    return _deliver_and_record(deliveries)
 
 
 def user_pushes_send(*, user_id: int, payload_for, ttl: int, topic: str) -> int:
@@ -276,10 +264,35 @@ def user_pushes_send(*, user_id: int, payload_for, ttl: int, topic: str) -> int:
     language); returns how many went out. For news other than a turn (a rematch's held seat)."""
     if not push_enabled():
         return 0
-    return sum(
-        _send(subscription, payload_for(subscription), ttl=ttl, topic=topic)
-        for subscription in PushSubscription.objects.filter(user_id=user_id)
-    )
+    signer = Vapid.from_string(private_key=settings.FABULA_VAPID_PRIVATE_KEY)
+    deliveries = [
+        _delivery(subscription, payload_for(subscription), signer, ttl=ttl, topic=topic)
+        for subscription in _devices(user_id=user_id)
+    ]
+    return _deliver_and_record(deliveries)
+
+
+def _devices(*, user_id: int) -> list[PushSubscription]:
+    """The user's devices whose endpoints pass the rules now; one that does not is forgotten."""
+    devices = []
+    for subscription in PushSubscription.objects.filter(user_id=user_id):
+        try:
+            endpoint_check(subscription.endpoint)
+        except EndpointRefused as refusal:
+            # Stored before the rules were what they are: nothing will ever go there.
+            PushSubscription.objects.filter(pk=subscription.pk).delete()
+            log.warning("push subscription %s refused (%s): forgotten", subscription.pk, refusal.message)
+            continue
+        devices.append(subscription)
+    return devices
+
+
+def _deliver_and_record(deliveries: list["Delivery"]) -> int:
+    """Send them all at once (the slowest push service costs one timeout); how many went out."""
+    if not deliveries:
+        return 0
+    statuses = asyncio.run(_deliver_all(deliveries))
+    return sum(_record(delivery, status) for delivery, status in zip(deliveries, statuses, strict=True))
 
 
 def _payload(subscription: PushSubscription, turn: Turn) -> str:

@@ -324,7 +324,10 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Pushes wait on push services out on the internet: a queue of their own ("push"), consumed by a
 # worker of its own (bin/run, docker-compose.yml), so deadlines and bots (the default queue)
 # never wait behind a slow push service.
-CELERY_TASK_ROUTES = {"notifications.send_turn_pushes": {"queue": "push"}}
+CELERY_TASK_ROUTES = {
+    "notifications.send_turn_pushes": {"queue": "push"},
+    "notifications.send_rematch_invitations": {"queue": "push"},  # an email and pushes: the same waits
+}
 
 # Game pace: seconds per phase. Live games use the short one; asynchronous
 # games let the creator pick from the range.
