@@ -234,11 +234,11 @@
 
   // ---- Deadlines --------------------------------------------------------------
   //
-  // When a deadline passes, the beat task expires the phase a few seconds later.
-  // That change may not come as a message at all: on the embedded default the
-  // channel layer is in-memory, one per process, so what the Celery worker does
-  // cannot reach the web server's sockets (with Redis it does). So a page whose
-  // deadline passed looks for itself, every few seconds for a while.
+  // When a deadline passes, the beat task expires the phase a few seconds later,
+  // in the Celery worker, whose message reaches this socket as any other does
+  // (config.layers on the embedded default, Redis otherwise). A socket that was
+  // reconnecting meanwhile misses it: so a page whose deadline passed still looks
+  // for itself, every few seconds for a while.
 
   function checkDeadlines(now) {
     live().forEach(function (element) {
