@@ -176,6 +176,8 @@ class LocalSocketChannelLayer(ThrottledInMemoryChannelLayer):
         await super().close()
 
     def _stop_listening(self) -> None:
+        if self._pid != os.getpid():  # a forked child's exit: the socket is its parent's
+            return
         listener, address = self._listener, self._address
         self._listener = self._address = None
         if listener is not None:

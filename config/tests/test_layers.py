@@ -3,6 +3,7 @@
 import asyncio
 import os
 import socket
+import subprocess
 import sys
 import time
 
@@ -237,3 +238,18 @@ def test_a_message_too_big_for_a_datagram_is_refused_loudly(tmp_path, message):
     layer = LocalSocketChannelLayer(folder=tmp_path)
     with pytest.raises(ValueError, match="too big"):
         asyncio.run(layer.group_send("g", message))
+
+
+def test_a_forked_child_that_exits_leaves_its_parent_s_socket_alone(tmp_path):
+    """A process forked from a listening one (a server's workers) runs the exit handlers it inherited when it
+    ends: the parent's socket stays."""
+    script = (
+        "import asyncio, os, sys; from config.layers import LocalSocketChannelLayer; "
+        "layer = LocalSocketChannelLayer(folder=sys.argv[1]); "
+        "asyncio.run(layer.group_add('g', 'specific.page')); "
+        "child = os.fork(); "
+        "sys.exit(0) if child == 0 else os.waitpid(child, 0); "
+        "print(os.listdir(sys.argv[1]) == [f'{os.getpid()}.sock'])"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "True", done.stdout + done.stderr
