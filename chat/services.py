@@ -95,8 +95,14 @@ def chat_post(*, game_id, user, text, now=None) -> ChatMessage:
             round=game.round if game.status == Game.Status.ACTIVE else None,
             created_at=now,
         )
-        events.chat_changed(game_id=game.pk)
+        _tell_readers(game_id=game.pk)
     return message
+
+
+def _tell_readers(*, game_id: int) -> None:
+    """After commit, the pages of those who may read the game's talk (its players: ``chat_seat``) hear it changed."""
+    readers = Seat.objects.filter(game_id=game_id, user__is_bot=False).values_list("user_id", flat=True)
+    events.chat_changed(game_id=game_id, reader_ids=list(readers))
 
 
 def _other_player(*, game: Game, username):
@@ -169,5 +175,5 @@ def chat_messages_remove(*, messages, now=None) -> int:
         ChatMessage.objects.filter(pk__in=ids).update(removed_at=now)
         chat_reports_resolve(reports=ChatReport.objects.filter(message_id__in=ids), now=now)
         for game_id in {game for _pk, game in chosen}:
-            events.chat_changed(game_id=game_id)
+            _tell_readers(game_id=game_id)
     return len(ids)

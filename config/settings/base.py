@@ -228,6 +228,9 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Fabula <noreply@fabula.localhost>")
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# The embedded default's channel layer: where each process with open pages listens (config.layers).
+# A Unix socket's path is at most 107 bytes: keep this folder's path short.
+FABULA_LIVE_SOCKETS = Path(env.str("FABULA_LIVE_SOCKETS", default=str(VAR_DIR / "live")))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -253,8 +256,12 @@ if REDIS_URL:
         }
     }
 else:
-    # Channels' in-memory layer, with its walk over every socket's queue throttled (config.layers).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "config.layers.ThrottledInMemoryChannelLayer"}}
+    # Channels' in-memory layer (its walk over every socket's queue throttled), crossing processes over
+    # Unix datagram sockets in FABULA_LIVE_SOCKETS: what the Celery worker, beat's tasks or a management
+    # command publish reaches the web server's pages at once (config.layers, docs/live.md).
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "config.layers.LocalSocketChannelLayer", "CONFIG": {"folder": FABULA_LIVE_SOCKETS}}
+    }
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

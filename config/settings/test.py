@@ -3,7 +3,7 @@
 import os
 
 from .base import *  # noqa: F401,F403
-from .base import CACHES, DATABASES, INSTALLED_APPS, VAR_DIR
+from .base import CACHES, CHANNEL_LAYERS, DATABASES, INSTALLED_APPS, VAR_DIR
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -30,6 +30,12 @@ FABULA_ACCOUNT_RATES = {"signup-address": "10000/h", "signup-account": "10000/h"
 # Each pytest-xdist worker has a database of its own, and ids repeat across them: in a
 # cache they share (Redis), each keeps its keys apart (a signed-in user, a rate count).
 CACHES["default"]["KEY_PREFIX"] = os.environ.get("PYTEST_XDIST_WORKER", "main")
+# The same for the embedded default's channel layer: a game's group in one worker's database is not
+# another's (the servers a worker starts inherit its PYTEST_XDIST_WORKER and listen beside it).
+if CHANNEL_LAYERS["default"]["BACKEND"] == "config.layers.LocalSocketChannelLayer":
+    CHANNEL_LAYERS["default"]["CONFIG"]["folder"] = (
+        VAR_DIR / "live-test" / os.environ.get("PYTEST_XDIST_WORKER", "main")
+    )
 # Request counts in this process's memory, cleared before each test (conftest.py): ids and tokens
 # repeat across tests, and a count must not carry over into the next test.
 CACHES["rates"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "fabula-test-rates"}

@@ -1,16 +1,22 @@
-"""config.layers: the embedded default's in-memory channel layer."""
+"""config.layers: the embedded default's in-memory channel layer, and its crossing of processes."""
 
 import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
 
+import pytest
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 
-from config.layers import ThrottledInMemoryChannelLayer
+from config.layers import LocalSocketChannelLayer, ThrottledInMemoryChannelLayer
 
 
 def test_the_embedded_default_uses_it_and_redis_replaces_it():
-    expected = RedisPubSubChannelLayer if settings.REDIS_URL else ThrottledInMemoryChannelLayer
+    expected = RedisPubSubChannelLayer if settings.REDIS_URL else LocalSocketChannelLayer
     assert type(get_channel_layer()) is expected
 
 
@@ -99,3 +105,151 @@ def test_the_walk_over_every_channel_runs_at_most_once_a_second_however_many_mes
 
     asyncio.run(scenario())
     assert len(walks) == 1
+
+
+# ---- LocalSocketChannelLayer: the in-memory layer across processes -------------------------------------
+
+
+async def _received(layer, channel):
+    return await asyncio.wait_for(layer.receive(channel), 2.0)
+
+
+def test_what_another_process_sends_reaches_this_process_s_pages_and_only_the_group_s(tmp_path):
+    """A process with no page of its own (a Celery worker, a management command) sends; the web process's
+    pages in that group hear it at once, the others nothing."""
+    layer = LocalSocketChannelLayer(folder=tmp_path)
+    sender = (
+        "import asyncio, sys; from config.layers import LocalSocketChannelLayer; "
+        "layer = LocalSocketChannelLayer(folder=sys.argv[1]); "
+        "asyncio.run(layer.group_send('game-5', {'type': 'game.changed', 'game': 5, 'version': 8}))"
+    )
+
+    async def scenario():
+        member, outsider = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("game-5", member)
+        await layer.group_add("game-6", outsider)
+        sent = await asyncio.create_subprocess_exec(sys.executable, "-c", sender, str(tmp_path))
+        assert await sent.wait() == 0
+        got = await _received(layer, member)
+        await asyncio.sleep(0.1)
+        return got, outsider in layer.channels
+
+    got, outsider_got_something = asyncio.run(scenario())
+    assert got == {"type": "game.changed", "game": 5, "version": 8}
+    assert not outsider_got_something
+    # Only the process with pages listens; the sender left nothing behind.
+    assert sorted(os.listdir(tmp_path)) == [f"{os.getpid()}.sock"]
+    asyncio.run(layer.close())
+
+
+def test_a_sender_in_this_process_reaches_a_listener_and_its_own_pages_once(tmp_path):
+    listener, sender = LocalSocketChannelLayer(folder=tmp_path), LocalSocketChannelLayer(folder=tmp_path)
+
+    async def scenario():
+        page = await listener.new_channel()
+        await listener.group_add("lobby", page)
+        own = await sender.new_channel()
+        sender.groups["lobby"] = {own: time.time()}  # a page of the sender's own, without listening
+        await sender.group_send("lobby", {"type": "game.changed", "game": 1, "version": 2})
+        heard = await _received(listener, page), await _received(sender, own)
+        await asyncio.sleep(0.1)
+        return heard, page in listener.channels, own in sender.channels
+
+    heard, more_for_page, more_for_own = asyncio.run(scenario())
+    assert heard == ({"type": "game.changed", "game": 1, "version": 2},) * 2
+    assert not more_for_page and not more_for_own
+    asyncio.run(listener.close())
+
+
+def test_a_socket_whose_process_is_gone_is_removed_and_costs_the_sender_nothing(tmp_path):
+    """A web server killed without cleaning up left its socket file: sending finds nobody there, removes it."""
+    stale = tmp_path / "999999.sock"
+    gone = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    gone.bind(str(stale))
+    gone.close()  # the file stays, nobody listens
+    layer = LocalSocketChannelLayer(folder=tmp_path)
+
+    started = time.monotonic()
+    asyncio.run(layer.group_send("game-1", {"type": "game.changed", "game": 1, "version": 1}))
+
+    assert time.monotonic() - started < 0.5
+    assert not stale.exists()
+
+
+def test_a_peer_that_stopped_reading_gets_its_messages_dropped_after_a_short_try(tmp_path):
+    """Its queue full (a stopped process): the sender gives up on it within a tenth of a second a message."""
+    stuck = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    stuck.bind(str(tmp_path / "999998.sock"))
+    layer = LocalSocketChannelLayer(folder=tmp_path)
+
+    async def flood():
+        for version in range(30):
+            await layer.group_send("game-1", {"type": "game.changed", "game": 1, "version": version})
+
+    started = time.monotonic()
+    asyncio.run(flood())
+    elapsed = time.monotonic() - started
+    queued = 0
+    stuck.setblocking(False)
+    while True:
+        try:
+            stuck.recv(100)
+        except BlockingIOError:
+            break
+        queued += 1
+    stuck.close()
+    assert 0 < queued < 30  # some got through, the rest were dropped
+    assert elapsed < (30 - queued) * 0.15
+
+
+def test_a_malformed_datagram_is_ignored_and_the_next_one_heard(tmp_path):
+    layer = LocalSocketChannelLayer(folder=tmp_path)
+    intruder = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+
+    async def scenario():
+        page = await layer.new_channel()
+        await layer.group_add("game-1", page)
+        address = str(tmp_path / f"{os.getpid()}.sock")
+        for junk in (b"\xff", b"[]", b'{"group": "game-1"}', b'{"group": "bad name!", "message": {"type": "x"}}'):
+            intruder.sendto(junk, address)
+        intruder.sendto(b'{"group": "game-1", "message": {"type": "game.changed", "game": 1, "version": 3}}', address)
+        return await _received(layer, page)
+
+    assert asyncio.run(scenario()) == {"type": "game.changed", "game": 1, "version": 3}
+    intruder.close()
+    asyncio.run(layer.close())
+
+
+def test_the_sockets_folder_is_the_owner_s_alone(tmp_path):
+    folder = tmp_path / "live"
+    layer = LocalSocketChannelLayer(folder=folder)
+
+    async def listen():
+        await layer.group_add("lobby", await layer.new_channel())
+
+    asyncio.run(listen())
+    assert folder.stat().st_mode & 0o777 == 0o700
+    asyncio.run(layer.close())
+
+
+@pytest.mark.parametrize("message", [{"type": "x", "blob": "y" * 10000}])
+def test_a_message_too_big_for_a_datagram_is_refused_loudly(tmp_path, message):
+    (tmp_path / "1.sock").touch()  # a peer to send to
+    layer = LocalSocketChannelLayer(folder=tmp_path)
+    with pytest.raises(ValueError, match="too big"):
+        asyncio.run(layer.group_send("g", message))
+
+
+def test_a_forked_child_that_exits_leaves_its_parent_s_socket_alone(tmp_path):
+    """A process forked from a listening one (a server's workers) runs the exit handlers it inherited when it
+    ends: the parent's socket stays."""
+    script = (
+        "import asyncio, os, sys; from config.layers import LocalSocketChannelLayer; "
+        "layer = LocalSocketChannelLayer(folder=sys.argv[1]); "
+        "asyncio.run(layer.group_add('g', 'specific.page')); "
+        "child = os.fork(); "
+        "sys.exit(0) if child == 0 else os.waitpid(child, 0); "
+        "print(os.listdir(sys.argv[1]) == [f'{os.getpid()}.sock'])"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "True", done.stdout + done.stderr

@@ -40,10 +40,12 @@ def game_changed(*, game, user_ids=(), lobby: bool = False) -> None:
     transaction.on_commit(partial(_send, groups, message))
 
 
-def chat_changed(*, game_id: int) -> None:
-    """After commit, tell the game's open pages that its table talk changed (no text, no name: they fetch it)."""
+def chat_changed(*, game_id: int, reader_ids) -> None:
+    """After commit, tell the open pages of those who may read the game's table talk (``reader_ids``: its
+    players, chat.services) that it changed: no text, no name, they fetch it. Not the game's group: a
+    spectator's page follows the game, not its talk."""
     message = {"type": "chat.changed", "game": game_id}
-    transaction.on_commit(partial(_send, [game_group(game_id)], message))
+    transaction.on_commit(partial(_send, [user_group(uid) for uid in reader_ids], message))
 
 
 def user_notified(*, user_id: int, unread: int) -> None:

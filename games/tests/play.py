@@ -23,17 +23,20 @@ def play_step(game: Game, users, rng: random.Random) -> bool:
     acting = [user for user in users if views[user.pk]["you"]["to_act"]]
     user = rng.choice(acting)
     view = views[user.pk]
+    game_act(game_id=game.pk, user=user, action=action_for(view, rng), expected_round=view["round"])
+    return True
+
+
+def action_for(view: dict, rng: random.Random) -> dict:
+    """An action the player whose ``view`` this is may take now, picked by ``rng`` among those it offers."""
     if view["phase"] == "clue":
         card = rng.choice(view["hand"])["id"]
-        action = {"type": "clue", "card": card, "text": f"clue {rng.randint(1, 999)}"}
-    elif view["phase"] == "submit":
+        return {"type": "clue", "card": card, "text": f"clue {rng.randint(1, 999)}"}
+    if view["phase"] == "submit":
         cards = rng.sample([c["id"] for c in view["hand"]], view["cards_to_submit"])
-        action = {"type": "submit", "cards": cards}
-    else:
-        positions = [c["position"] for c in view["table"] if not c["mine"]]
-        action = {"type": "vote", "position": rng.choice(positions)}
-    game_act(game_id=game.pk, user=user, action=action, expected_round=view["round"])
-    return True
+        return {"type": "submit", "cards": cards}
+    positions = [c["position"] for c in view["table"] if not c["mine"]]
+    return {"type": "vote", "position": rng.choice(positions)}
 
 
 def play_to_end(game: Game, users, rng: random.Random, max_steps: int = 2000) -> Game:

@@ -95,3 +95,76 @@ class AsgiServer:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+def celery_command(role: str, *, schedule: Path | None = None) -> list[str]:
+    """The Celery ``role`` ("worker" or "beat") as ``bin/run`` starts it (a test checks they agree)."""
+    if role == "worker":
+        return [
+            sys.executable, "-m", "celery", "-A", "config", "worker",
+            "--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING",
+        ]  # fmt: skip
+    if role == "beat":
+        if schedule is None:
+            raise ValueError("beat needs a schedule file")
+        return [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "beat",
+            "--loglevel=WARNING",
+            "--schedule",
+            str(schedule),
+        ]
+    raise ValueError(f"unknown Celery role {role!r}")
+
+
+class Site:
+    """The whole site as ``bin/run`` starts it, set up by ``env``: the web server, a Celery worker and beat.
+
+    ``env`` names the database, the data folder (``FABULA_VAR_DIR``: the embedded default's broker and the
+    channel layer's sockets) or Redis. Each process writes to its own log in ``log_folder``.
+    """
+
+    def __init__(self, *, env: dict, log_folder: Path, port: int | None = None):
+        self.env = env
+        self.log_folder = log_folder
+        self.server = AsgiServer(env=env, port=port or free_port(), log_path=log_folder / "server.log")
+        self.celery: list[subprocess.Popen] = []
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def start(self) -> None:
+        schedule = self.log_folder / "celerybeat-schedule"
+        for role in ("worker", "beat"):
+            with open(self.log_folder / f"{role}.log", "ab") as log:
+                self.celery.append(
+                    subprocess.Popen(
+                        celery_command(role, schedule=schedule),
+                        cwd=ROOT,
+                        env=self.env,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
+        self.server.start()
+
+    def stop(self) -> None:
+        self.server.stop()
+        for process in self.celery:
+            process.terminate()
+        for process in self.celery:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.celery = []
+
+    def logs(self) -> str:
+        """The end of each process's log, for a failure's message."""
+        return "\n".join(f"--- {log.name}:\n{log.read_text()[-2000:]}" for log in sorted(self.log_folder.glob("*.log")))

@@ -33,3 +33,16 @@ def test_the_live_benchmark_runs_and_every_page_hears_of_every_action(tmp_path):
         assert rows[row]["lost"] == 0, row
     # Each of the three others fetches its fresh board; the actor has its own in its action's answer (live.js).
     assert document["fetches"] == actions * 3
+
+
+def test_the_worker_benchmark_runs_and_every_change_made_outside_the_web_process_is_heard(tmp_path):
+    figures = tmp_path / "figures.json"
+    command = [sys.executable, "bench/live_worker.py", "--games", "2", "--seconds", "15", "--phase", "5"]
+    completed = subprocess.run(
+        [*command, "--idle", "0.5", "--json", str(figures)], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+
+    assert completed.returncode in (0, 1) and figures.exists(), completed.stdout + completed.stderr  # 1: aim missed
+    rows = json.loads(figures.read_text())["rows"]
+    assert rows["worker (a bot's move)"]["count"] > 0, rows
+    assert all(row["lost"] == 0 for row in rows.values()), rows

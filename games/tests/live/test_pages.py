@@ -3,6 +3,7 @@ follows without a reload; the server restarts and the pages catch up by themselv
 
 import json
 import re
+import threading
 
 import pytest
 from django.conf import settings
@@ -209,3 +210,86 @@ def test_a_players_own_action_is_not_fetched_again_and_what_came_in_meanwhile_is
     expect(bob_page.locator("#status")).to_contain_text("Waiting for")
     bob_page.wait_for_timeout(300)
     assert len(fetches["bob"]) == 1
+
+
+def acted_elsewhere(**action) -> None:
+    """``game_act`` in a thread of its own, as a bot's move in the worker: Playwright's sync API keeps an event
+    loop running on this thread, where publishing to the channel layer (``async_to_sync``) is refused."""
+    from django.db import connection
+
+    failed = []
+
+    def act():
+        try:
+            game_act(**action)
+        except Exception as error:  # raised again on the test's thread
+            failed.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=act)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
+def test_on_a_phone_the_last_round_s_reveal_stays_open_after_the_next_clue_until_the_player_closes_it(
+    asgi_server, browser
+):
+    """Issue 30: the next storyteller (a bot, a second later) gives a clue and the reveal folded away before a
+    player on a phone had read it. It stays open, above the round in play, until they close it."""
+    import random
+
+    from ..play import play_step, view_for
+
+    game, users = started_game(3, pace="live")
+    rng = random.Random(5)
+    while game.round == 1:
+        play_step(game, users, rng)
+        game.refresh_from_db()
+    storyteller = next(user for user in users if view_for(game, user)["you"]["to_act"])
+    viewer = next(user for user in users if user != storyteller)
+    client = Client()
+    client.force_login(viewer)
+    context = browser.new_context(
+        base_url=asgi_server.url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": asgi_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    page.goto(game.get_absolute_url())
+    socket_open(page)
+    reveal = page.locator("#last-round details")
+    expect(reveal).to_have_attribute("open", "")
+
+    # The next storyteller gives the clue: the board moves on, the reveal stays open above the round in play.
+    card = view_for(game, storyteller)["hand"][0]["id"]
+    acted_elsewhere(game_id=game.pk, user=storyteller, action={"type": "clue", "card": card, "text": "Moonrise"})
+    game.refresh_from_db()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(game.version))
+    expect(reveal).to_have_attribute("open", "")
+    above = page.evaluate(
+        "document.querySelector('#last-round').compareDocumentPosition(document.querySelector('#status'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    assert above
+
+    # Closed by the player, it stays closed when the board moves on again.
+    page.locator("#last-round summary").click()
+    expect(reveal).not_to_have_attribute("open", "")
+    other = next(user for user in users if user not in (storyteller, viewer))
+    hand = view_for(game, other)
+    cards = [card["id"] for card in hand["hand"][: hand["cards_to_submit"]]]
+    acted_elsewhere(game_id=game.pk, user=other, action={"type": "submit", "cards": cards})
+    game.refresh_from_db()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(game.version))
+    expect(reveal).not_to_have_attribute("open", "")
+    context.close()
