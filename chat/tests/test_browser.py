@@ -93,3 +93,29 @@ def test_two_players_chat_live_and_the_vote_closes_the_chat(asgi_server, browser
     expect(alice_page.locator("#chat .chat-text")).to_have_count(3)
     assert alice_page.evaluate("window.fabulaSamePage") is True
     assert bob_page.evaluate("window.fabulaSamePage") is True
+
+
+def test_talk_at_one_table_fetches_no_other_tables_panel(asgi_server, browser):
+    """A player hears of the talk at every table they sit at (their own group): only the page of the game
+    whose talk changed fetches its panel, not the player's other games' open pages."""
+    game, (alice, bob, _carol) = started_game(3, pace="live")
+    other, _others = started_game(3, pace="live")
+    other.seats.filter(position=0).update(user=alice)
+    here = open_page(browser, asgi_server, alice, game.get_absolute_url())
+    there = open_page(browser, asgi_server, alice, other.get_absolute_url())
+    bob_page = open_page(browser, asgi_server, bob, game.get_absolute_url())
+    for page in (here, there, bob_page):
+        socket_open(page)
+    panel = f"/games/{game.pk}/chat/panel/"
+    fetched = []
+    here.on("request", lambda request: fetched.append(request.url) if panel in request.url else None)
+
+    # Alice talks at the other table; then Bob at this one. Bob's message reaches this page's socket after
+    # the other table's (one socket, in order), so once it shows, the other table's news was heard too.
+    there.get_by_label("Your message to the table").fill("at the other table")
+    there.get_by_role("button", name="Send").click()
+    expect(there.locator("#chat .chat-text")).to_have_text(["at the other table"])
+    bob_page.get_by_label("Your message to the table").fill("at this table")
+    bob_page.get_by_role("button", name="Send").click()
+    expect(here.locator("#chat .chat-text")).to_have_text(["at this table"])
+    assert len(fetched) == 1, fetched  # Bob's message only

@@ -228,7 +228,10 @@
     } else if (message.type === "notifications.changed") {
       refreshAll("bell");
     } else if (message.type === "chat.changed") {
-      refreshAll("chat");  // the game's table talk (chat/static/chat/chat.js)
+      // The viewer's user group hears of the talk at every table they sit at: only this game's panel fetches.
+      live("chat").forEach(function (panel) {
+        if (panel.getAttribute("data-game") === String(message.game)) refresh(panel);
+      });
     }
   }
 
