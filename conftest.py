@@ -106,3 +106,31 @@ def asgi_server(django_db_setup, tmp_path_factory):
     server.start()
     yield server
     server.stop()
+
+
+# Marked "slow" here, in one place, so that `bin/test --fast` (-m "not browser and not sweep and not
+# slow") leaves them out: the tests that start processes of their own (a real server, Celery workers and
+# beat, redis-server, a command) and those that take tens of seconds. Every test that uses the real
+# server (``asgi_server``) is slow by that; the rest by module or test id. Measured one process at a
+# time (--durations): together some 230 s of 940 s of the suite without a browser.
+SLOW_FIXTURES = frozenset({"asgi_server"})
+SLOW_TESTS = (
+    "games/tests/timeouts/test_kill.py",  # Celery workers killed mid-task; waits out Redis's visibility timeout
+    "games/tests/timeouts/test_beat.py",  # a worker and beat as bin/run starts them
+    "games/tests/test_migrate_from_old_schema.py",  # an old database migrated to today's schema (45 s)
+    "games/tests/live/test_bench.py",  # bench/live_latency.py run against a server
+    "config/tests/test_warm.py",  # a server process started to look inside it
+    "config/tests/test_deploy.py",  # manage.py check --deploy in a process of its own
+    "think_alike/tests/grouping/test_group_answers_command.py::test_with_the_process_standard_input_and_output",
+)
+
+
+def pytest_configure(config):
+    missing = [entry for entry in SLOW_TESTS if not (config.rootpath / entry.partition("::")[0]).exists()]
+    if missing:
+        raise pytest.UsageError(f"conftest.SLOW_TESTS names tests that are not there: {', '.join(missing)}")
+
+
+def pytest_itemcollected(item):
+    if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())) or item.nodeid.startswith(SLOW_TESTS):
+        item.add_marker(pytest.mark.slow)

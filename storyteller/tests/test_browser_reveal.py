@@ -151,7 +151,8 @@ def test_the_reveal_tops_the_board_and_the_vote_fits_a_phone(live_server, browse
     animation = "e => getComputedStyle(e).animationName"
     assert rows.first.evaluate(animation) == "reveal-slide"
     assert rows.first.locator(".breakdown-gain").evaluate(animation) == "reveal-pop"
-    page.wait_for_timeout(1500)  # the animations are over
+    # The screenshot and the checks below see the rows where the animations leave them.
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
     screenshot(page, f"reveal-{name}")
     assert_fits(page, name, vote_page=False)
     assert_accessible(page, "#last-round")

@@ -171,7 +171,7 @@ def test_a_players_own_action_is_not_fetched_again_and_what_came_in_meanwhile_is
     # Alice's clue: her socket hears of its version while the answer is held back; her page waits for the answer.
     alice_page = pages["alice"]
     before = board_version(alice_page)
-    alice_page.wait_for_timeout(300)  # the fetch each page makes once its socket is open
+    wait_until(alice_page, lambda: fetches["alice"], "the fetch Alice's page makes once its socket is open")
     fetches["alice"].clear()
     alice_page.route(f"**/games/{game.pk}/act/", hold)
     alice_page.locator(".clue-form .card-pick input").first.check()
