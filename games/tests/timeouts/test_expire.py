@@ -192,7 +192,8 @@ class TestResign:
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED and game.deadline_at is None
         assert seat_flags(game, "has_resigned") == {2, 3}
-        assert seat_flags(game, "is_winner") == {0, 1}  # nobody scored: the two left share the win
+        # Nobody scored yet: the game is abandoned (issue 30), with no winner, not a shared win of the two left.
+        assert game.abandoned and seat_flags(game, "is_winner") == set()
 
     def test_a_player_who_resigns_mid_phase_has_a_card_drawn(self):
         game, users = started_game(4)

@@ -28,6 +28,7 @@ def test_resigning_over_htmx_answers_with_the_board_and_can_end_the_game(client)
     response = client.post(reverse("games:act", args=[game.pk]), {"type": "resign"}, headers={"HX-Request": "true"})
     assert response.status_code == 200
     board = response.content.decode()
-    assert 'id="board"' in board and "The game is over." in board
+    # Two resignations before any round was scored: the game ends, abandoned (issue 30), and the board says so.
+    assert 'id="board"' in board and "Abandoned: the game ended before any round was scored." in board
     game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    assert game.status == Game.Status.FINISHED and game.abandoned
