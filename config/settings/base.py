@@ -69,8 +69,8 @@ FABULA_DEFAULT_KIND = "storyteller"
 MIDDLEWARE = [
     "accounts.network.TrustedProxyMiddleware",  # first: the client's address behind a trusted proxy
     "django.middleware.security.SecurityMiddleware",
-    # Content-Security-Policy (django-csp's, a plain response's built once): a nonce per response that uses one
-    "config.csp.CSPMiddleware",
+    # Content-Security-Policy (django-csp): a nonce per response that uses one
+    "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
