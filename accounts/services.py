@@ -46,10 +46,14 @@ def token_revoke(*, user, token_id) -> bool:
     return bool(deleted)
 
 
-@prepared
+@prepared(
+    lambda sql, key_hash: sql.select(ApiToken, where=f"{sql.column(ApiToken, 'key_hash')} = %s", params=[key_hash]),
+    model=ApiToken,
+    related=["user"],
+)
 def _token_with_user(key_hash: str):
     """The token with this hash (at most one: the hash is unique), its user with it; the API's every request
-    asks it, so it is built and compiled once."""
+    asks it, so its SQL is written once."""
     return ApiToken.objects.select_related("user").filter(key_hash=key_hash)
 
 

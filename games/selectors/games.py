@@ -158,17 +158,25 @@ def game_remember(game: Game, seats: list[Seat]) -> None:
     recent_games.put(game.pk, stamp, game, seats)
 
 
-@prepared
+@prepared(
+    lambda sql, game_id: sql.select(Game, where=f"{sql.column(Game, 'pk')} = %s", params=[game_id]),
+    model=Game,
+    related=["creator"],
+)
 def _game_with_creator(game_id: int):
     return Game.objects.select_related("creator").filter(pk=game_id)
 
 
-@prepared
+def _seats_sql(sql, game_id):
+    return sql.select(Seat, where=f"{sql.column(Seat, 'game')} = %s", params=[game_id], order_by=["position"])
+
+
+@prepared(_seats_sql, model=Seat)
 def _seats(game_id: int):
     return Seat.objects.filter(game_id=game_id).order_by("position")
 
 
-@prepared
+@prepared(_seats_sql, model=Seat, related=["user"])
 def _seats_with_users(game_id: int):
     return Seat.objects.filter(game_id=game_id).select_related("user").order_by("position")
 

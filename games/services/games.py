@@ -307,12 +307,12 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
     return True
 
 
-@prepared_update
+@prepared_update(Seat, lambda sql, seat_ids: (sql.is_in(sql.column(Seat, "pk"), seat_ids), seat_ids))
 def _seats_by_id(seat_ids: list[int]):
     return Seat.objects.filter(pk__in=seat_ids)
 
 
-@prepared_update
+@prepared_update(Game, lambda sql, game_id: (f"{sql.column(Game, 'pk')} = %s", [game_id]))
 def _game_by_id(game_id: int):
     return Game.objects.filter(pk=game_id)
 
