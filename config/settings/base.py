@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The API's 405 and 415 in its error format (before its views, after the CSRF check as any view)
+    "games.api.middleware.ApiGuardMiddleware",
     "axes.middleware.AxesMiddleware",  # last: a locked-out log-in answers 429
 ]
 
