@@ -241,7 +241,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "config.resilience.ResilientRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 2},
         }
     }
 else:
