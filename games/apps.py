@@ -6,8 +6,4 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from config import templating
-
         from . import personal  # noqa: F401  (connects to the accounts' signals)
-
-        templating.install()  # a template's whole numbers without five locale lookups each
