@@ -9,7 +9,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.services import _token_with_user, token_create, token_hash
-from bots.scheduling import _bots_among
 from config.prepared import prepared, prepared_update
 from games.models import Game, Seat
 from games.selectors.games import (
@@ -96,8 +95,6 @@ def test_every_prepared_read_gives_what_its_queryset_gives():
         (_game_with_creator, (game.pk,)),
         (_seats, (game.pk,)),
         (_seats_with_users, (other.pk,)),
-        (_bots_among, ([*user_ids, bot.pk],)),
-        (_bots_among, ([],)),
         (_asked_already, (seat_ids, key)),
         (_asked_already, (seat_ids, "no-such-phase")),
         (_unread_of, ([game.pk, other.pk], user_ids)),
@@ -114,7 +111,7 @@ def test_every_prepared_read_gives_what_its_queryset_gives():
         assert isinstance(got, list)
         assert same(got) == same(expected), statement.build
         found += bool(got)
-    assert found == 10  # the calls that ask for rows that are there find them
+    assert found == 9  # the calls that ask for rows that are there find them
     # Converted as the ORM converts: an aware datetime, a dict of JSON, the database it came from.
     game_row = _game_with_creator(game.pk)[0]
     assert timezone.is_aware(game_row.created_at) and isinstance(game_row.state, dict)
@@ -146,7 +143,7 @@ def test_arguments_that_would_not_reach_the_sql_as_they_are_are_refused():
     with pytest.raises(TypeError):
         _seats(float(game.pk))
     with pytest.raises(TypeError):
-        _bots_among([game.pk, None])
+        _seats_by_id([game.pk, None], score=1)
 
 
 def test_select_for_update_locks_in_a_transaction_and_says_so_only_where_the_database_has_it():
