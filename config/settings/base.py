@@ -281,7 +281,7 @@ CACHES["views"] = {
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Celery: a worker and one beat (bin/run starts both) on a broker. Redis when one is configured;
-# on the embedded default, the file system (config.broker, "fabulafs://": kombu's transport
+# on the embedded default, the file system (config.fastpath.broker, "fabulafs://": kombu's transport
 # with each message written under a temporary name and renamed into place whole), which
 # needs no server. Every periodic task works from columns (deadlines, due emails), so a
 # message a killed worker took with it costs only a delay: beat's next run finds the same
