@@ -129,10 +129,13 @@ def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
         raise Http404("no such game")
     found = recent_games.get(int(game_id), stamp)
     if found is None:
-        game = next(iter(_game_with_creator(int(game_id))), None)
+        game = next(iter(_game(int(game_id))), None)
         if game is None:
             raise Http404("no such game")
         seats = seats_of(game, with_users=True)
+        # Who made the game (a view shows it): nearly always one of its seated users, read with them.
+        creator = next((seat.user for seat in seats if seat.user_id == game.creator_id), None)
+        game.creator = creator if creator is not None else game.creator  # else read now, kept with the game
         if game.version == stamp[0]:  # not moved on between the two reads
             recent_games.put(game.pk, stamp, game, seats)
     else:
@@ -161,10 +164,9 @@ def game_remember(game: Game, seats: list[Seat]) -> None:
 @prepared(
     lambda sql, game_id: sql.select(Game, where=f"{sql.column(Game, 'pk')} = %s", params=[game_id]),
     model=Game,
-    related=["creator"],
 )
-def _game_with_creator(game_id: int):
-    return Game.objects.select_related("creator").filter(pk=game_id)
+def _game(game_id: int):
+    return Game.objects.filter(pk=game_id)
 
 
 def _seats_sql(sql, game_id):

@@ -12,7 +12,7 @@ from accounts.services import _token_with_user, token_create, token_hash
 from config.prepared import prepared, prepared_update
 from games.models import Game, Seat
 from games.selectors.games import (
-    _game_with_creator,
+    _game,
     _seats,
     _seats_with_users,
     game_get_for_viewer,
@@ -92,7 +92,7 @@ def test_every_prepared_read_gives_what_its_queryset_gives():
     calls = [
         (_locked, (game.pk,)),
         (_locked, (10**12,)),
-        (_game_with_creator, (game.pk,)),
+        (_game, (game.pk,)),
         (_seats, (game.pk,)),
         (_seats_with_users, (other.pk,)),
         (_asked_already, (seat_ids, key)),
@@ -113,7 +113,7 @@ def test_every_prepared_read_gives_what_its_queryset_gives():
         found += bool(got)
     assert found == 9  # the calls that ask for rows that are there find them
     # Converted as the ORM converts: an aware datetime, a dict of JSON, the database it came from.
-    game_row = _game_with_creator(game.pk)[0]
+    game_row = _game(game.pk)[0]
     assert timezone.is_aware(game_row.created_at) and isinstance(game_row.state, dict)
     assert game_row._state.db == "default" and not game_row._state.adding
 
@@ -132,7 +132,7 @@ def test_related_rows_come_with_their_rows_and_are_not_read_again(django_assert_
 def test_prepared_reads_compile_nothing(compiles):
     game, users = started_game(3)
     compiles.clear()
-    _seats_with_users(game.pk), _unread_counts([user.pk for user in users]), _game_with_creator(game.pk)
+    _seats_with_users(game.pk), _unread_counts([user.pk for user in users]), _game(game.pk)
     assert compiles == []
 
 
