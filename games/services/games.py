@@ -393,7 +393,7 @@ def _persist(
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
     ``before`` is None at the game's start, which changes more of the game than a move does: the whole row
-    is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE compiled once.
+    is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE written out once (config.prepared).
     ``seats``: the game's seats as the caller read them under the lock, if it did."""
     engine = spec.engine
     deadline_before = game.deadline_at
