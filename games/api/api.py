@@ -306,9 +306,9 @@ def guard_response(request, url_name: str | None):
 @functools.cache
 def uploads() -> frozenset[str]:
     """The names of the operations that take a multipart body, as the OpenAPI document lists them (an operation's
-    URL name and its ``operationId`` are both its function's name)."""
-    with translation.override(None):
-        document = api.get_openapi_schema()
+    URL name and its ``operationId`` are both its function's name). Asked once per process, in the language
+    of the request that asks first (the document is built once per language anyway; the names are the same)."""
+    document = api.get_openapi_schema()
     return frozenset(
         operation["operationId"]
         for item in document["paths"].values()
