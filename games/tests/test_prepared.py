@@ -8,7 +8,8 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from accounts.services import _token_with_user, token_create, token_hash
+from accounts.services import _token as token_by_hash
+from accounts.services import token_create, token_hash
 from config.prepared import prepared, prepared_update
 from games.models import Game, Seat
 from games.selectors.games import (
@@ -101,8 +102,8 @@ def test_every_prepared_read_gives_what_its_queryset_gives():
         (_unread_of, ([game.pk], [])),
         (_unread_counts, (user_ids,)),
         (_unread_counts, (user_ids[:1],)),
-        (_token_with_user, (token_hash(raw),)),
-        (_token_with_user, ("no such hash",)),
+        (token_by_hash, (token_hash(raw),)),
+        (token_by_hash, ("no such hash",)),
     ]
     found = 0
     for statement, args in calls:
