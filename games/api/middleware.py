@@ -4,7 +4,7 @@ hooks (``process_view``, ``process_response``, ``process_exception``), so that n
 
 from django.http import Http404, HttpResponseNotAllowed
 
-from .api import api, guard_response, not_allowed_response, on_not_found
+from .api import api, guard_response, not_allowed_response, on_not_found, uploads
 
 
 def _of_the_api(request) -> bool:
@@ -15,6 +15,9 @@ def _of_the_api(request) -> bool:
 class ApiGuardMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
+        # Which operations take a multipart body, read from the OpenAPI document once, as the process starts
+        # (Django makes its middleware then): not by the first requests, each thread building the document.
+        uploads()
 
     def __call__(self, request):
         response = self.get_response(request)
