@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from config.prepared import prepared
 
+from .backends import CachedModelBackend
 from .models import DELETED_USERNAME_PREFIX, ApiToken, User
 from .signals import account_deleting, account_shown_changed, personal_data
 
@@ -46,20 +47,27 @@ def token_revoke(*, user, token_id) -> bool:
     return bool(deleted)
 
 
-@prepared
-def _token_with_user(key_hash: str):
-    """The token with this hash (at most one: the hash is unique), its user with it; the API's every request
-    asks it, so it is built and compiled once."""
-    return ApiToken.objects.select_related("user").filter(key_hash=key_hash)
+@prepared(
+    lambda sql, key_hash: sql.select(ApiToken, where=f"{sql.column(ApiToken, 'key_hash')} = %s", params=[key_hash]),
+    model=ApiToken,
+)
+def _token(key_hash: str):
+    """The token with this hash (at most one: the hash is unique); the API's every request asks it, so its
+    SQL is written once."""
+    return ApiToken.objects.filter(key_hash=key_hash)
 
 
 def token_authenticate(*, raw: str, now=None) -> ApiToken | None:
     """The live token with this secret (its user loaded), or None."""
     if not isinstance(raw, str) or not raw or len(raw) > TOKEN_MAX_LENGTH:
         return None
-    token = next(iter(_token_with_user(token_hash(raw))), None)
-    if token is None or not token.user.is_active:
+    token = next(iter(_token(token_hash(raw))), None)
+    # Its user as a signed-in page's is read: from the cache, dropped there when the user is saved or
+    # deleted (accounts.backends); None for an inactive one.
+    user = None if token is None else CachedModelBackend().get_user(token.user_id)
+    if user is None:
         return None
+    token.user = user
     now = now or timezone.now()
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_PRECISION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)

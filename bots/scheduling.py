@@ -61,9 +61,19 @@ def bots_awaited(*, kind, seats, before, after) -> list[int]:
     return list(_bots_among(newly))
 
 
-@prepared
+def _bots_among_sql(sql, user_ids):
+    user = get_user_model()
+    bot = sql.column(user, "is_bot")
+    return (
+        f"SELECT {sql.column(user, 'pk')} FROM {sql.table(user)}"
+        f" WHERE {sql.is_in(sql.column(user, 'pk'), user_ids)} AND {bot} = %s",
+        [*user_ids, True],
+    )
+
+
+@prepared(_bots_among_sql, flat=True)
 def _bots_among(user_ids: list[int]):
-    """Which of these users are bots (asked after every action: built and compiled once, config.prepared)."""
+    """Which of these users are bots (asked after every action: its SQL written once, config.prepared)."""
     return get_user_model().objects.filter(pk__in=user_ids, is_bot=True).values_list("pk", flat=True)
 
 

@@ -2,7 +2,7 @@ import os
 
 from celery import Celery
 
-import config.broker  # noqa: F401 (registers the embedded default's broker, fabulafs://)
+import config.fastpath.broker  # noqa: F401 (registers the embedded default's broker, fabulafs://)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 

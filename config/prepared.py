@@ -1,321 +1,187 @@
-"""Queries built and compiled by the ORM once per process, then run with new values.
+"""The hot path's few statements, written out as SQL once and run through Django's public doors.
 
-Every ``Game.objects.filter(pk=...)`` builds a query and compiles it to SQL again:
-resolving the lookups, choosing the columns, quoting names. On the hot path (an action,
-a board) that was a fifth of the server's CPU, for the same few statements every time.
-A prepared query is the same ORM queryset, built once per database and shape of its
-arguments with stand-ins for the values; its SQL, and what the ORM learnt of the columns
-while compiling it, are kept. Each call copies the built queryset and runs the kept SQL
-with the call's values: the model instances, ``values_list`` tuples, ``select_related``
-objects and converters are the ORM's own, from its own iterables.
+An action and the boards it causes ask the same dozen statements every time (lock the game,
+read its seats, close the turns, count the unread notes...). Built through the ORM, each call
+resolves its lookups and compiles them to SQL again: on the hot path that was a fifth of the
+server's CPU. A prepared statement is the same queryset, kept as ``build`` (what the statement
+means, and what the tests hold the SQL to), beside its SQL written out with the model's own
+names (``Model._meta``, quoted by ``connection.ops.quote_name``) so that it runs alike on SQLite
+and PostgreSQL. Model rows come through ``Manager.raw`` (the columns' converters are the ORM's:
+text to an aware datetime, JSON to a dict), plain values through a cursor, and UPDATEs through
+``cursor.execute`` with each new value made ready by its field (``get_db_prep_save``).
 
-    seats_of_game = prepared(lambda game_id: Seat.objects.filter(game_id=game_id).order_by("position"))
-    seats = list(seats_of_game(game.pk))
+    @prepared(lambda sql, game_id: sql.select(Seat, where=f"{sql.column(Seat, 'game')} = %s",
+                                              params=[game_id], order_by=["position"]), model=Seat)
+    def seats_of_game(game_id):
+        return Seat.objects.filter(game_id=game_id).order_by("position")
 
-The arguments are ints, strings, or lists of either (a list's length is part of the shape:
-``pk__in`` of 3 and of 4 ids are two statements). A value must reach the SQL as a
-parameter, untouched: a stand-in the ORM folds into the SQL (a slice's LIMIT) or converts
-(a date) is refused when the query is first built, not run wrong. The build reads nothing
-but its arguments: anything else it reads (the time, a setting) is kept as it was at the
-first call. A list longer than ``LONGEST_KEPT`` runs as a plain queryset, built anew, so the
-statements kept per process stay few whatever lengths come.
+    seats = seats_of_game(game.pk)  # a list of Seat
+
+``related`` names foreign keys whose rows come with them (as ``select_related`` would give them,
+read by a second statement on their primary keys). A statement with ``FOR UPDATE`` keeps it on
+PostgreSQL and drops it on SQLite, where the connection's IMMEDIATE transaction takes the
+database's write lock at BEGIN.
 """
 
-import secrets
-import threading
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Sequence
 
-from django.core.exceptions import EmptyResultSet
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Expression, QuerySet
-from django.db.models.sql.query import Query
-from django.db.models.sql.subqueries import UpdateQuery
 from django.db.transaction import TransactionManagementError
 
-_STAND_IN_BASE = -(2**61)  # far from any id; each argument's stand-in is its own number
-_STAND_IN_TEXT = f"prepared-{secrets.token_hex(8)}-"
-LONGEST_KEPT = 16  # a game's seats and players fit; a longer list is built as any queryset
+
+class Sql:
+    """Names and pieces of SQL for one connection: tables, columns and placeholders, quoted its way."""
+
+    def __init__(self, connection):
+        self.connection = connection
+        self.quote = connection.ops.quote_name
+
+    def table(self, model) -> str:
+        return self.quote(model._meta.db_table)
+
+    def column(self, model, name: str, *, qualified: bool = True) -> str:
+        """A field's column (``pk`` for the primary key), with its table unless ``qualified`` is False."""
+        field = model._meta.pk if name == "pk" else model._meta.get_field(name)
+        column = self.quote(field.column)
+        return f"{self.table(model)}.{column}" if qualified else column
+
+    def columns(self, model) -> str:
+        return _columns(self.connection.alias, self.connection.vendor, model)
+
+    def is_in(self, column: str, values: Sequence) -> str:
+        """``column IN (%s, ...)``, one placeholder per value; no value matches no row (as the ORM's ``__in``
+        of an empty list, which also makes its negation match every row)."""
+        if not values:
+            return "1 = 0"
+        return f"{column} IN ({', '.join(['%s'] * len(values))})"
+
+    @property
+    def for_update(self) -> str:
+        return " FOR UPDATE" if self.connection.features.has_select_for_update else ""
+
+    def select(self, model, *, where: str, params: Sequence, order_by: Sequence[str] = (), for_update=False):
+        """Every column of ``model``'s rows that match ``where``, in the order of ``order_by`` (field names, a
+        leading ``-`` for descending): the SQL and its parameters."""
+        order = ", ".join(
+            f"{self.column(model, name.lstrip('-'))}{' DESC' if name.startswith('-') else ''}" for name in order_by
+        )
+        text = f"SELECT {self.columns(model)} FROM {self.table(model)} WHERE {where}"
+        text += f" ORDER BY {order}" if order else ""
+        text += self.for_update if for_update else ""
+        return text, list(params)
 
 
-@dataclass(frozen=True)
-class _Compiled:
-    queryset: QuerySet  # built with the stand-ins, its query already set up by the compiler
-    sql: str | None  # None: nothing can match
-    params: tuple  # each ("arg", index into the flattened values, its wrapper or None) or ("const", value, None)
-    select: list
-    klass_info: dict | None
-    annotation_col_map: dict | None
-    col_count: int
-    has_extra_select: bool
-    for_update: bool
-    # The columns' converters (text to datetime, JSON...), as ``get_converters`` finds them: what the
-    # columns are and the database's settings decide them, not a connection's state, so one thread's
-    # serve every thread's connection to the same database.
-    converters: dict
+@functools.cache
+def _columns(alias: str, vendor: str, model) -> str:
+    quote = connections[alias].ops.quote_name
+    table = quote(model._meta.db_table)
+    return ", ".join(f"{table}.{quote(field.column)}" for field in model._meta.concrete_fields)
 
 
-class _PreparedSQLQuery(Query):
-    """A clone of a prepared query's ``Query``: its compiler answers with the kept SQL and the call's values."""
-
-    prepared: tuple[_Compiled, list] | None = None
-
-    def clone(self):
-        # Chained further (``.filter()``, ``.get()``, ``.count()``), it would still run the kept SQL.
-        raise TypeError("a prepared query runs as it was built: iterate it (list(), a for loop)")
-
-    def get_compiler(self, using=None, connection=None, elide_empty=True):
-        compiler = super().get_compiler(using, connection, elide_empty)
-        compiled, values = self.prepared
-
-        def as_sql(with_limits=True, with_col_aliases=False):
-            if compiled.for_update and compiler.connection.get_autocommit():
-                raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-            compiler.select = compiled.select
-            compiler.klass_info = compiled.klass_info
-            compiler.annotation_col_map = compiled.annotation_col_map
-            compiler.col_count = compiled.col_count
-            compiler.has_extra_select = compiled.has_extra_select
-            compiler.get_converters = lambda expressions: compiled.converters  # for the kept columns only
-            return compiled.sql, _params(compiled.params, values)
-
-        compiler.as_sql = as_sql
-        return compiler
-
-
-def _shape(args: tuple) -> tuple:
-    shape = []
+def _arguments(args: tuple) -> None:
+    """A statement's arguments are ints, strings or lists of them: each reaches the SQL as a parameter of its
+    own (a bool or a float would be written as something else than the ORM writes)."""
     for arg in args:
-        if isinstance(arg, (list, tuple)):
-            kinds = tuple(_kind(item) for item in arg)
-            shape.append(("list", kinds))
-        else:
-            shape.append(_kind(arg))
-    return tuple(shape)
+        for value in arg if isinstance(arg, (list, tuple)) else (arg,):
+            if type(value) not in (int, str):
+                raise TypeError(f"a prepared statement takes ints, strings and lists of them, not {type(value)}")
 
 
-def _kind(value) -> str:
-    if type(value) is int:  # not a bool: the ORM would write it as one
-        return "int"
-    if type(value) is str:
-        return "str"
-    raise TypeError(f"a prepared query takes ints, strings and lists of them, not {type(value).__name__}")
+class PreparedQuery:
+    """``build(*args)`` (a queryset) as ``sql(Sql, *args)`` writes it out: called, the rows it gives, a list."""
 
-
-def _flatten(args: tuple) -> list:
-    values = []
-    for arg in args:
-        values.extend(arg) if isinstance(arg, (list, tuple)) else values.append(arg)
-    return values
-
-
-def _stand_ins(shape: tuple) -> tuple[tuple, list]:
-    """Arguments of ``shape`` made of stand-ins, and the stand-ins in order."""
-    made = []
-
-    def one(kind):
-        index = len(made)
-        made.append(_STAND_IN_BASE - index if kind == "int" else f"{_STAND_IN_TEXT}{index}")
-        return made[-1]
-
-    args = tuple([one(kind) for kind in part[1]] if isinstance(part, tuple) else one(part) for part in shape)
-    return args, made
-
-
-class _Prepared:
-    """What a prepared query and a prepared update share: ``build``, and what was compiled, by key."""
-
-    def __init__(self, build):
+    def __init__(self, build, sql, *, model=None, related: Sequence[str] = (), flat: bool = False):
         self.build = build
-        self._compiled: dict[tuple, object] = {}
-        self._lock = threading.Lock()
+        self.sql = sql
+        self.model = model
+        self.related = tuple(related)
+        self.flat = flat
         self.__doc__ = build.__doc__
 
-    def _compiled_for(self, key: tuple, compile):
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            with self._lock:
-                compiled = self._compiled.get(key) or compile()
-                self._compiled[key] = compiled
-        return compiled
-
-    def _kept(self, params, stand_ins: list) -> tuple:
-        """The compiled statement's parameters, each a call's value or a constant; refused if one of the
-        stand-ins did not reach the SQL as a parameter of its own."""
-        where = {stand_in: index for index, stand_in in enumerate(stand_ins)}
-        kept = tuple(_kept(param, where) for param in params)
-        missing = set(range(len(stand_ins))) - {item for kind, item, _wrap in kept if kind == "arg"}
-        if missing or any(_holds_stand_in(param) for kind, param, _wrap in kept if kind == "const"):
-            raise ValueError(f"{self.build!r}: an argument does not reach the SQL as a parameter of its own")
-        return kept
-
-    def clear(self) -> None:
-        """Forget what was compiled (a test that changes the database's settings)."""
-        with self._lock:
-            self._compiled.clear()
-
-
-def _too_long(shape: tuple) -> bool:
-    return any(isinstance(part, tuple) and len(part[1]) > LONGEST_KEPT for part in shape)
-
-
-class PreparedQuery(_Prepared):
-    """``build(*args)`` (a queryset) built and compiled once per database and shape of arguments."""
-
-    def __call__(self, *args, using: str = DEFAULT_DB_ALIAS) -> QuerySet:
-        shape = _shape(args)
-        if _too_long(shape):
-            return self.build(*args).using(using)
-        compiled = self._compiled_for((using, shape), lambda: self._compile(using, shape))
-        if compiled.sql is None:  # nothing can match (``pk__in=[]``): no SQL to run
-            return compiled.queryset.none()
-        return _to_run(compiled.queryset, (compiled, _flatten(args)))
-
-    def _compile(self, using: str, shape: tuple) -> _Compiled:
-        args, stand_ins = _stand_ins(shape)
-        queryset = self.build(*args).using(using)
-        compiler = queryset.query.get_compiler(using=using)
-        try:
-            sql, params = compiler.as_sql()
-        except EmptyResultSet:
-            return _Compiled(queryset, None, (), [], None, None, 0, False, False, {})
+    def __call__(self, *args, using: str = DEFAULT_DB_ALIAS) -> list:
+        _arguments(args)
         connection = connections[using]
-        return _Compiled(
-            queryset=queryset,
-            sql=sql,
-            params=self._kept(params, stand_ins),
-            select=compiler.select,
-            klass_info=compiler.klass_info,
-            annotation_col_map=compiler.annotation_col_map,
-            col_count=compiler.col_count,
-            has_extra_select=compiler.has_extra_select,
-            for_update=bool(queryset.query.select_for_update and connection.features.has_select_for_update),
-            converters=compiler.get_converters([column for column, *_ in compiler.select[: compiler.col_count]]),
-        )
+        text, params = self.sql(Sql(connection), *args)
+        if "FOR UPDATE" in text and connection.get_autocommit():
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        if self.model is None:
+            with connection.cursor() as cursor:
+                cursor.execute(text, params)
+                rows = cursor.fetchall()
+            return [row[0] for row in rows] if self.flat else [tuple(row) for row in rows]
+        rows = list(self.model.objects.raw(text, params, using=using))
+        for name in self.related:
+            _load_related(rows, self.model._meta.get_field(name), using)
+        return rows
 
 
-def _to_run(built: QuerySet, prepared: tuple) -> QuerySet:
-    """A queryset of its own for one call, as ``built._chain()`` makes it, but around a shallow copy of the
-    built query: a prepared query is never changed again (chaining it is refused, its compiler answers with
-    the kept SQL), so the parts ``Query.clone`` copies (its joins, its WHERE tree) can be shared, and their
-    copy was most of a call's cost."""
-    query = object.__new__(_PreparedSQLQuery)
-    query.__dict__.update(built.query.__dict__)
-    query.prepared = prepared
-    queryset = built.__class__(model=built.model, query=query, using=built._db, hints=built._hints)
-    queryset._sticky_filter = built._sticky_filter
-    queryset._for_write = built._for_write
-    queryset._prefetch_related_lookups = built._prefetch_related_lookups[:]
-    queryset._known_related_objects = built._known_related_objects
-    queryset._iterable_class = built._iterable_class
-    queryset._fields = built._fields
-    return queryset
+def _load_related(rows: list, field, using: str) -> None:
+    """Each row's object of the foreign key ``field`` (one statement for all), given to it as
+    ``row.<field> = object`` would: what ``select_related`` leaves in the row's cache."""
+    keys = sorted({key for row in rows if (key := getattr(row, field.attname)) is not None})
+    if not keys:
+        return
+    model = field.related_model
+    sql = Sql(connections[using])
+    text, params = sql.select(model, where=sql.is_in(sql.column(model, "pk"), keys), params=keys)
+    found = {obj.pk: obj for obj in model.objects.raw(text, params, using=using)}
+    for row in rows:
+        key = getattr(row, field.attname)
+        if key in found:
+            setattr(row, field.name, found[key])
 
 
-def _is_stand_in(param, where: dict) -> bool:
-    return type(param) in (int, str) and param in where
+def prepared(sql: Callable, *, model=None, related: Sequence[str] = (), flat: bool = False):
+    """Decorate a function that builds a queryset from its arguments with ``sql``, a function of an ``Sql``
+    and the same arguments that gives the queryset's SQL and parameters: calls run that SQL, giving
+    ``model`` instances (``related`` foreign keys loaded), or else tuples of values (``flat``: the first)."""
+    return lambda build: PreparedQuery(build, sql, model=model, related=related, flat=flat)
 
 
-def _holds_stand_in(param) -> bool:
-    """A stand-in the ORM changed on its way to a parameter (it would never be replaced)."""
-    if isinstance(param, str):
-        return _STAND_IN_TEXT in param
-    return isinstance(param, int) and not isinstance(param, bool) and param <= _STAND_IN_BASE + 1 and param > -(2**62)
+class PreparedUpdate:
+    """``build(*args).update(**values)`` as ``UPDATE <model's table> SET ... WHERE <where(Sql, *args)>``.
 
+        @prepared_update(Turn, lambda sql, seat_ids: (sql.is_in(sql.column(Turn, "seat"), seat_ids), seat_ids))
+        def close_turns(seat_ids):
+            return Turn.objects.filter(seat_id__in=seat_ids)
 
-def prepared(build) -> PreparedQuery:
-    """Decorate a function that builds a queryset from its arguments: it is built and compiled once."""
-    return PreparedQuery(build)
-
-
-class _Slot(Expression):
-    """Where a prepared UPDATE's new value goes: a parameter of its own, its stand-in replaced on each call."""
-
-    contains_aggregate = False
-    contains_over_clause = False
-
-    def __init__(self, stand_in: int, output_field):
-        super().__init__(output_field=output_field)
-        self.stand_in = stand_in
-
-    def as_sql(self, compiler, connection):
-        return "%s", [self.stand_in]
-
-
-@dataclass(frozen=True)
-class _CompiledUpdate:
-    sql: str | None  # None: no row can match
-    params: tuple  # ("arg", index into the call's values, its wrapper or None) or ("const", value, None)
-    names: tuple  # the fields set, as the call names them, in the order of their values after the arguments
-    fields: tuple  # and those fields
-
-
-class PreparedUpdate(_Prepared):
-    """``build(*args).update(**values)``, its UPDATE built and compiled once per database, shape of the
-    arguments and set of fields written; each call runs the kept SQL with its arguments and values.
-
-        close_turns = prepared_update(lambda seat_ids: Turn.objects.filter(seat_id__in=seat_ids))
         close_turns([1, 2], closed_at=now)  # the rows updated, as QuerySet.update() gives
 
-    The arguments are those of a prepared query (ints, strings, lists of them); the values are any the
-    fields take (a datetime, None, a model instance for a foreign key), made ready for the database on each
-    call as the ORM makes them (``get_db_prep_save``). A field that wants a placeholder of its own, or one the
-    query cannot set directly (a parent model's), is refused when the update is first built."""
+    The values are any the fields take (a datetime, None, a model instance for a foreign key), made ready
+    for the database as the ORM makes them. A field that wants a placeholder of its own, or one the table
+    does not hold (a parent model's), is refused."""
+
+    def __init__(self, build, model, where: Callable):
+        self.build = build
+        self.model = model
+        self.where = where
+        self.__doc__ = build.__doc__
 
     def __call__(self, *args, using: str = DEFAULT_DB_ALIAS, **values) -> int:
         if not values:
             raise TypeError("a prepared update sets at least one field")
-        shape = _shape(args)
-        names = tuple(sorted(values))
-        if _too_long(shape):
-            return self.build(*args).using(using).update(**values)
-        compiled = self._compiled_for((using, shape, names), lambda: self._compile(using, shape, names))
-        if compiled.sql is None:
-            return 0
+        _arguments(args)
         connection = connections[using]
-        new = [_db_value(field, values[name], connection) for name, field in zip(compiled.names, compiled.fields)]
-        with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
-            cursor.execute(compiled.sql, _params(compiled.params, _flatten(args) + new))
-            return cursor.rowcount
-
-    def _compile(self, using: str, shape: tuple, names: tuple) -> _CompiledUpdate:
-        args, stand_ins = _stand_ins(shape)
-        queryset = self.build(*args).using(using)
-        meta = queryset.model._meta
-        fields = tuple(meta.get_field(name) for name in names)
-        for field in fields:
+        sql = Sql(connection)
+        meta = self.model._meta
+        assignments, new = [], []
+        for name in sorted(values):
+            field = meta.get_field(name)
             if hasattr(field, "get_placeholder") or field.model is not meta.concrete_model or not field.concrete:
                 raise ValueError(f"{self.build!r}: {field.name} cannot be set by a prepared update")
-        slots = [_STAND_IN_BASE - len(stand_ins) - index for index in range(len(fields))]
-        query = queryset.query.chain(UpdateQuery)
-        query.add_update_values({name: _Slot(slot, f) for name, f, slot in zip(names, fields, slots, strict=True)})
-        try:
-            sql, params = query.get_compiler(using=using).as_sql()
-        except EmptyResultSet:
-            return _CompiledUpdate(None, (), names, fields)
-        return _CompiledUpdate(sql, self._kept(params, [*stand_ins, *slots]), names, fields)
-
-
-def _kept(param, where: dict) -> tuple:
-    """A compiled parameter: a call's value (``("arg", index, wrap)``) or a constant. On PostgreSQL the ORM
-    passes a small integer field's values wrapped in psycopg's type (``Int2``): a stand-in so wrapped is the
-    call's value, wrapped the same way."""
-    if _is_stand_in(param, where):
-        return ("arg", where[param], None)
-    if isinstance(param, int) and not isinstance(param, bool) and int(param) in where:
-        return ("arg", where[int(param)], type(param))
-    return ("const", param, None)
-
-
-def _params(kept: tuple, values: list) -> tuple:
-    """A call's parameters: its values where the stand-ins were (wrapped as they were), the constants kept."""
-    return tuple(
-        item if kind == "const" else values[item] if wrap is None else wrap(values[item]) for kind, item, wrap in kept
-    )
+            assignments.append(f"{sql.quote(field.column)} = %s")
+            new.append(_db_value(field, values[name], connection))
+        where, params = self.where(sql, *args)
+        text = f"UPDATE {sql.table(self.model)} SET {', '.join(assignments)} WHERE {where}"
+        with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
+            cursor.execute(text, [*new, *params])
+            return cursor.rowcount
 
 
 def _db_value(field, value, connection):
-    """A new value as ``QuerySet.update`` writes it (SQLUpdateCompiler): an instance of a related model by its
-    key, any other value made ready by its field."""
+    """A new value as ``QuerySet.update`` writes it: an instance of a related model by its key, any other
+    value made ready by its field."""
     if hasattr(value, "prepare_database_save"):
         if not field.remote_field:
             raise TypeError(f"{field.name} takes no model instance ({value!r})")
@@ -323,6 +189,7 @@ def _db_value(field, value, connection):
     return field.get_db_prep_save(value, connection=connection)
 
 
-def prepared_update(build) -> PreparedUpdate:
-    """Decorate a function that builds a queryset to update: its UPDATE is built and compiled once."""
-    return PreparedUpdate(build)
+def prepared_update(model, where: Callable):
+    """Decorate a function that builds a queryset to update with ``model`` and ``where``, a function of an
+    ``Sql`` and the same arguments that gives the WHERE clause and its parameters."""
+    return lambda build: PreparedUpdate(build, model, where)

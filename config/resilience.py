@@ -19,7 +19,9 @@ import threading
 import time
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django_redis.cache import RedisCache
+from django_redis.exceptions import ConnectionInterrupted
+from django_redis.pool import ConnectionFactory
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -27,6 +29,14 @@ log = logging.getLogger("fabula.degraded")
 
 # What "Redis is not there" looks like to redis-py (and to the sockets under it).
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
+
+
+def _unreachable(error: BaseException) -> bool:
+    """Whether ``error`` says the part is not there: one of UNREACHABLE, or django-redis's wrapping of one (it
+    wraps a server's error reply the same way: that one is a bug to see, not an outage)."""
+    if isinstance(error, ConnectionInterrupted):
+        return isinstance(error.__cause__, UNREACHABLE)
+    return isinstance(error, UNREACHABLE)
 
 
 class Degradations:
@@ -103,7 +113,9 @@ class Breaker:
             try:
                 result = operation()
                 break
-            except UNREACHABLE as error:
+            except (*UNREACHABLE, ConnectionInterrupted) as error:
+                if not _unreachable(error):
+                    raise
                 if not tries_left:
                     return self._trip(error, fallback)
         DEGRADED.recovered(self.part)
@@ -115,40 +127,28 @@ class Breaker:
         return fallback()
 
 
-class SharedPoolRedisCacheClient(RedisCacheClient):
-    """Django's Redis cache client, with one redis-py client and its connection pool per server for the
-    whole process.
+class SharedClientConnectionFactory(ConnectionFactory):
+    """django-redis's connection factory, with one redis-py client per set of connection parameters for the
+    whole process (``CONNECTION_FACTORY``: django-redis's documented way to change how clients are made).
 
-    Django keeps a cache backend per thread and per async context (``asgiref.local.Local``):
-    under ASGI each request gets a new backend, with a new pool and so a new connection to
-    Redis (a connect, a handshake, and redis-py looking up its own version among the
-    installed packages). A profile of the live benchmark on Redis put a fifth of the
-    server's time there, and the connections were left to the garbage collector. The pools
-    (and their clients) are shared here, so connections are taken and given back as a pool means them to be.
-    """
+    django-redis already keeps one connection pool per server for the process; but it builds a redis-py
+    client for each cache backend, and Django makes a backend per request under ASGI. Building a client
+    is costly (its response callbacks, a case-insensitive dict of a few hundred commands: 0.3-0.8 ms here).
+    A client borrows a connection from its pool for each command and is safe to share between threads:
+    one per pool serves them all."""
 
-    _clients_of_process: dict = {}  # (server, pool options) -> a redis-py client on its own pool
-    _lock = threading.Lock()
+    _clients_of_process: dict = {}  # repr(connection parameters) -> a redis-py client on django-redis's pool
+    _clients_lock = threading.Lock()
 
-    def get_client(self, key=None, *, write=False):
-        # Django also builds a new redis-py client for every operation, and building one is costly (its
-        # response callbacks, a case-insensitive dict of a few hundred commands: about 5% of the server's
-        # time through the API on Redis, py-spy). A client borrows a connection from its pool for each
-        # command and is safe to share between threads: one per pool serves them all.
-        index = self._get_connection_pool_index(write)
-        server = self._servers[index]
-        kept = (server, repr(sorted(self._pool_options.items(), key=lambda item: item[0])))
+    def get_connection(self, params):
+        kept = repr(sorted(params.items(), key=lambda item: item[0]))
         client = self._clients_of_process.get(kept)
         if client is None:
-            with self._lock:
+            with self._clients_lock:
                 client = self._clients_of_process.get(kept)
                 if client is None:
-                    pool = self._pool_class.from_url(server, **self._pool_options)
-                    client = self._clients_of_process[kept] = self._client(connection_pool=pool)
+                    client = self._clients_of_process[kept] = super().get_connection(params)
         return client
-
-    def _get_connection_pool(self, write):
-        return self.get_client(write=write).connection_pool
 
 
 # One breaker per Redis server and process, for the same reason: a backend's own would be
@@ -157,19 +157,20 @@ _cache_breakers: dict = {}
 
 
 class ResilientRedisCache(RedisCache):
-    """Django's Redis cache, answering as an empty cache that keeps nothing while Redis is down.
+    """django-redis's cache, answering as an empty cache that keeps nothing while Redis is down.
 
     ``add`` answers True (as if the key were new) and ``incr`` the delta: a rate counted
     in the cache starts again at one, so limits fail open rather than refuse everyone.
-    OPTIONS ``breaker_seconds`` (default 5) says how long to stop trying after a failure.
+    OPTIONS ``breaker_seconds`` (default 5) says how long to stop trying after a failure; the others are
+    django-redis's (``SOCKET_TIMEOUT``, ...). Its clients come from ``SharedClientConnectionFactory``.
     """
 
     def __init__(self, server, params):
-        params = {**params, "OPTIONS": dict(params.get("OPTIONS") or {})}
-        seconds = float(params["OPTIONS"].pop("breaker_seconds", 5.0))
+        options = dict(params.get("OPTIONS") or {})
+        seconds = float(options.pop("breaker_seconds", 5.0))
+        options.setdefault("CONNECTION_FACTORY", "config.resilience.SharedClientConnectionFactory")
         self.breaker = _cache_breakers.setdefault((server, seconds), Breaker("cache", seconds))
-        super().__init__(server, params)
-        self._class = SharedPoolRedisCacheClient
+        super().__init__(server, {**params, "OPTIONS": options})
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         return self.breaker.call(
@@ -185,8 +186,8 @@ class ResilientRedisCache(RedisCache):
         the key exists first). While Redis is down, 1: a limit fails open."""
 
         def count():
-            redis_key = self.make_and_validate_key(key, version=version)
-            with self._cache.get_client(redis_key, write=True).pipeline(transaction=False) as pipe:
+            redis_key = self.client.make_key(key, version=version)
+            with self.client.get_client(write=True).pipeline(transaction=False) as pipe:
                 pipe.set(redis_key, 0, ex=timeout, nx=True)
                 pipe.incr(redis_key)
                 return pipe.execute()[1]

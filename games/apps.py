@@ -6,9 +6,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from config import ids, templating
+        from config import ids
 
         from . import personal  # noqa: F401  (connects to the accounts' signals)
 
         ids.register()  # <id:...> in every URLconf, loaded after this
-        templating.install()  # a template's whole numbers without five locale lookups each

@@ -198,34 +198,69 @@ def _tell(user_ids: list[int]) -> None:
     events.users_notified(unread={user_id: counts.get(user_id, 0) for user_id in user_ids})
 
 
-# The reads and writes of every action, built and compiled once (config.prepared).
-@prepared_update
+# The reads and writes of every action, their SQL written once (config.prepared).
+def _open_turns_where(sql, seat_ids):
+    return f"{sql.is_in(sql.column(Turn, 'seat'), seat_ids)} AND {sql.column(Turn, 'closed_at')} IS NULL", seat_ids
+
+
+@prepared_update(Turn, _open_turns_where)
 def _open_turns(seat_ids: list[int]):
     return Turn.objects.filter(seat_id__in=seat_ids, closed_at__isnull=True)
 
 
-@prepared_update
+@prepared_update(
+    Turn,
+    lambda sql, seat_ids, phase_key, waiting_ids: (
+        f"{_open_turns_where(sql, seat_ids)[0]} AND NOT ({sql.column(Turn, 'phase_key')} = %s"
+        f" AND {sql.is_in(sql.column(Turn, 'seat'), waiting_ids)})",
+        [*seat_ids, phase_key, *waiting_ids],
+    ),
+)
 def _open_turns_but(seat_ids: list[int], phase_key: str, waiting_ids: list[int]):
     """The open turns of these seats but those of the waiting seats in this phase."""
     return _open_turns.build(seat_ids).exclude(phase_key=phase_key, seat_id__in=waiting_ids)
 
 
-@prepared_update
+@prepared_update(Notification, lambda sql, ids: (sql.is_in(sql.column(Notification, "pk"), ids), ids))
 def _notifications(ids: list[int]):
     return Notification.objects.filter(pk__in=ids)
 
 
-@prepared
+@prepared(
+    lambda sql, seat_ids, phase_key: (
+        f"SELECT {sql.column(Turn, 'seat')} FROM {sql.table(Turn)} WHERE "
+        f"{sql.is_in(sql.column(Turn, 'seat'), seat_ids)} AND {sql.column(Turn, 'phase_key')} = %s",
+        [*seat_ids, phase_key],
+    ),
+    flat=True,
+)
 def _asked_already(seat_ids: list[int], phase_key: str):
     return Turn.objects.filter(seat_id__in=seat_ids, phase_key=phase_key).values_list("seat_id", flat=True)
 
 
-@prepared
+@prepared(
+    lambda sql, game_ids, user_ids: sql.select(
+        Notification,
+        where=f"{sql.column(Notification, 'read_at')} IS NULL"
+        f" AND {sql.is_in(sql.column(Notification, 'game'), game_ids)}"
+        f" AND {sql.is_in(sql.column(Notification, 'user'), user_ids)}",
+        params=[*game_ids, *user_ids],
+        order_by=Notification._meta.ordering,
+    ),
+    model=Notification,
+)
 def _unread_of(game_ids: list[int], user_ids: list[int]):
     return Notification.objects.filter(read_at__isnull=True, game_id__in=game_ids, user_id__in=user_ids)
 
 
-@prepared
+@prepared(
+    lambda sql, user_ids: (
+        f"SELECT {sql.column(Notification, 'user')}, COUNT({sql.column(Notification, 'pk')})"
+        f" FROM {sql.table(Notification)} WHERE {sql.is_in(sql.column(Notification, 'user'), user_ids)}"
+        f" AND {sql.column(Notification, 'read_at')} IS NULL GROUP BY {sql.column(Notification, 'user')}",
+        user_ids,
+    )
+)
 def _unread_counts(user_ids: list[int]):
     return (
         Notification.objects.filter(user_id__in=user_ids, read_at__isnull=True)

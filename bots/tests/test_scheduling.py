@@ -147,3 +147,13 @@ def test_without_a_broker_a_timer_plays_the_turn_after_its_delay(settings, monke
     assert not played and len(started) == 1 and started[0].interval == 2.5 and started[0].daemon
     started[0].function(**started[0].kwargs)  # the timer fires
     assert played == [task]
+
+
+def test_which_users_are_bots_is_asked_in_sql_that_gives_what_its_queryset_gives():
+    """``_bots_among`` (config.prepared): its SQL, written out, against the queryset it stands for."""
+    people = UserFactory.create_batch(3)
+    bots = UserFactory.create_batch(2, is_bot=True)
+    ids = [user.pk for user in people + bots] + [10**12]
+    for asked in (ids, ids[:3], []):
+        assert sorted(scheduling._bots_among(asked)) == sorted(scheduling._bots_among.build(asked))
+    assert sorted(scheduling._bots_among(ids)) == sorted(bot.pk for bot in bots)

@@ -74,8 +74,8 @@ FABULA_DEFAULT_KIND = "storyteller"
 MIDDLEWARE = [
     "accounts.network.TrustedProxyMiddleware",  # first: the client's address behind a trusted proxy
     "django.middleware.security.SecurityMiddleware",
-    # Content-Security-Policy (django-csp's, a plain response's built once): a nonce per response that uses one
-    "config.csp.CSPMiddleware",
+    # Content-Security-Policy (django-csp): a nonce per response that uses one
+    "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The API's 405 and 415 in its error format (before its views, after the CSRF check as any view)
+    "games.api.middleware.ApiGuardMiddleware",
     "axes.middleware.AxesMiddleware",  # last: a locked-out log-in answers 429
 ]
 
@@ -252,7 +254,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "config.resilience.ResilientRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 2},
         }
     }
 else:
@@ -296,7 +298,7 @@ CACHES["views"] = {
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Celery: a worker and one beat (bin/run starts both) on a broker. Redis when one is configured;
-# on the embedded default, the file system (config.broker, "fabulafs://": kombu's transport
+# on the embedded default, the file system (config.fastpath.broker, "fabulafs://": kombu's transport
 # with each message written under a temporary name and renamed into place whole), which
 # needs no server. Every periodic task works from columns (deadlines, due emails), so a
 # message a killed worker took with it costs only a delay: beat's next run finds the same

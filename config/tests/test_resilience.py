@@ -4,7 +4,9 @@ import os
 
 import pytest
 import redis
+from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 
 from config.resilience import DEGRADED, Breaker, ResilientRedisCache
 
@@ -68,11 +70,29 @@ def test_other_errors_are_not_swallowed():
         Breaker("cache").call(broken, lambda: None)
 
 
+def test_django_redis_wrapping_counts_as_down_only_when_what_it_wraps_is():
+    def wrapped(error):
+        def operation():
+            try:
+                raise error
+            except Exception as cause:
+                raise ConnectionInterrupted(connection=None) from cause
+
+        return operation
+
+    breaker = Breaker("cache")
+    assert breaker.call(wrapped(RedisConnectionError("refused")), lambda: "fallback") == "fallback"
+    breaker.close()
+    with pytest.raises(ConnectionInterrupted):
+        breaker.call(wrapped(ResponseError("WRONGTYPE")), lambda: "fallback")  # a bug to see, not an outage
+    assert DEGRADED.report()["counts"] == {"cache": 1}
+
+
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
 def test_the_cache_backends_of_many_requests_share_one_pool_and_a_breaker():
     """Django makes a cache backend per request under ASGI; they must not make a connection each."""
     url = os.environ["REDIS_URL"]
-    params = {"OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}
+    params = {"OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 2}}
     probe = redis.Redis.from_url(url)
     before = probe.info("clients")["connected_clients"]
     backends = [ResilientRedisCache(url, params) for _ in range(30)]  # thirty requests' backends
@@ -80,11 +100,11 @@ def test_the_cache_backends_of_many_requests_share_one_pool_and_a_breaker():
         backend.set(f"fabula-test-pool-{number}", number, 30)
         assert backend.get(f"fabula-test-pool-{number}") == number
     assert probe.info("clients")["connected_clients"] - before <= 2
-    assert len({id(backend._cache._get_connection_pool(False)) for backend in backends}) == 1
     assert len({id(backend.breaker) for backend in backends}) == 1
-    # and one redis-py client, not one built for each operation
-    clients = [backend._cache.get_client(write=write) for backend in backends for write in (False, True)]
+    # and one redis-py client (on one pool), not one built for each backend or operation
+    clients = [backend.client.get_client(write=write) for backend in backends for write in (False, True)]
     assert len({id(client) for client in clients}) == 1
+    assert len({id(client.connection_pool) for client in clients}) == 1
     backends[0].delete_many([f"fabula-test-pool-{number}" for number in range(30)])
 
 
@@ -94,7 +114,7 @@ def test_hit_counts_in_one_round_trip_with_the_keys_lifetime_set_once():
     backend = ResilientRedisCache(url, {"KEY_PREFIX": f"fabula-test-hit-{os.getpid()}"})
     backend.delete("window")
     sent = []
-    client = backend._cache.get_client(write=True)
+    client = backend.client.get_client(write=True)
     real = client.connection_pool.get_connection
 
     def counting(*args, **kwargs):
@@ -109,14 +129,14 @@ def test_hit_counts_in_one_round_trip_with_the_keys_lifetime_set_once():
     assert counts == [1, 2, 3]
     assert len(sent) == 3  # a connection borrowed once a hit: one pipeline, one round trip
     assert backend.get("window") == 3  # the cache's own reads see the count
-    ttl = client.ttl(backend.make_and_validate_key("window"))
+    ttl = client.ttl(backend.make_key("window"))
     assert 0 < ttl <= 30  # set when the key was made, not pushed back by later hits
     backend.delete("window")
 
 
 def test_hit_fails_open_while_redis_is_down():
     backend = ResilientRedisCache(
-        "redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2, "breaker_seconds": 30}}
+        "redis://127.0.0.1:9/0", {"OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "breaker_seconds": 30}}
     )
     assert [backend.hit("window", timeout=30) for _ in range(3)] == [1, 1, 1]
 

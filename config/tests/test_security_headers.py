@@ -43,6 +43,15 @@ def test_every_page_has_a_strict_content_security_policy(client, url):
     assert directives["style-src-attr"] == ["'unsafe-inline'"]
 
 
+def test_a_response_without_a_nonce_gets_the_same_policy_as_a_page(client):
+    """What the API and the fragments answer (no nonce asked for) carries the policy too, nonce-free."""
+    page, api = client.get("/"), client.get("/api/v1/openapi.json")
+    assert api.status_code == 200
+    assert "'nonce-" not in api["Content-Security-Policy"]
+    without_nonce = {name: [v for v in values if not v.startswith("'nonce-")] for name, values in policy(page).items()}
+    assert policy(api) == without_nonce
+
+
 def test_permissions_and_referrer_policies(client):
     response = client.get("/")
     permissions = dict(part.strip().split("=", 1) for part in response["Permissions-Policy"].split(","))

@@ -11,7 +11,7 @@ import logging
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import Http404, HttpResponseNotAllowed
+from django.http import Http404
 from django.http.request import RawPostDataException
 from django.utils import translation
 from django.utils.module_loading import import_string
@@ -94,22 +94,6 @@ class TokenAuth(HttpBearer):
 class FabulaApi(NinjaAPI):
     def get_openapi_operation_id(self, operation) -> str:
         return operation.view_func.__name__
-
-    def _get_urls(self):
-        """Ninja's URLs, each answering a body that is not JSON and a method it does not take in the API's format."""
-        patterns = super()._get_urls()
-        # Operations with a file parameter (a kind's upload, such as a drawn clue) take a multipart body.
-        uploads = {
-            operation.view_func.__name__
-            for bound in self._get_bound_routers()
-            for path_view in bound.path_operations.values()
-            for operation in path_view.operations
-            if any(getattr(model, "__ninja_param_source__", None) == "file" for model in operation.models)
-        }
-        for pattern in patterns:
-            only_reads = pattern.name in DOCUMENTS  # the document, its page, the root: not ninja operations
-            pattern.callback = _guarded(pattern.callback, only_reads=only_reads, upload=pattern.name in uploads)
-        return patterns
 
     def get_openapi_schema(self, *args, **kwargs):
         """The document, built once per process and language (building it takes ~90 ms); never mutate it."""
@@ -302,36 +286,42 @@ def on_unexpected(request, exc):
     return error_response(request, 500, "server_error", _("Something went wrong on our side."))
 
 
-def _guarded(view, *, only_reads: bool, upload: bool = False):
-    """``view``, refusing a body that is not JSON (415) and answering a method it does not take (405) as errors.
+def guard_response(request, url_name: str | None):
+    """The API's answer to a request before its view runs, or None to run it: a method the documents do not take
+    (405), or a body that is not JSON (415). Only JSON: a browser sends a form or ``text/plain`` from any site
+    without asking first (no CORS preflight), so a JSON body in another type could act for a visitor. An upload
+    (an operation with a file parameter, such as a drawn clue) takes ``multipart/form-data`` too: it acts only
+    with a bearer token, which no other site's page can send. (``games.api.middleware`` asks it.)"""
+    if url_name in DOCUMENTS and request.method not in ("GET", "HEAD"):
+        return _not_allowed(request, "GET, HEAD")
+    types = ("application/json", "multipart/form-data") if url_name in uploads() else ("application/json",)
+    if _has_body(request) and request.content_type.lower() not in types:
+        return error_response(
+            request,
+            415,
+            "unsupported_media_type",
+            _("Send the request body as JSON, with Content-Type: application/json."),
+        )
+    return None
 
-    Only JSON: a browser sends a form or ``text/plain`` from any site without asking
-    first (no CORS preflight), so a JSON body in another type could act for a visitor.
-    An ``upload`` takes ``multipart/form-data`` too: it acts only with a bearer token,
-    which no other site's page can send.
-    """
-    types = ("application/json", "multipart/form-data") if upload else ("application/json",)
 
-    @functools.wraps(view)
-    def guarded(request, *args, **kwargs):
-        if only_reads and request.method not in ("GET", "HEAD"):
-            return _not_allowed(request, "GET, HEAD")
-        if _has_body(request) and request.content_type.lower() not in types:
-            return error_response(
-                request,
-                415,
-                "unsupported_media_type",
-                _("Send the request body as JSON, with Content-Type: application/json."),
-            )
-        try:
-            response = view(request, *args, **kwargs)
-        except Http404:  # the root's, outside ninja's handlers
-            return on_not_found(request, None)
-        if isinstance(response, HttpResponseNotAllowed):  # ninja's, for a path that takes other methods
-            return _not_allowed(request, response["Allow"])
-        return response
+@functools.cache
+def uploads() -> frozenset[str]:
+    """The names of the operations that take a multipart body, as the OpenAPI document lists them (an operation's
+    URL name and its ``operationId`` are both its function's name). Asked once per process, in the language
+    of the request that asks first (the document is built once per language anyway; the names are the same)."""
+    document = api.get_openapi_schema()
+    return frozenset(
+        operation["operationId"]
+        for item in document["paths"].values()
+        for operation in item.values()
+        if "multipart/form-data" in operation.get("requestBody", {}).get("content", {})
+    )
 
-    return guarded
+
+def not_allowed_response(request, response):
+    """ninja's 405 (a path that takes other methods), in the API's format."""
+    return _not_allowed(request, response["Allow"])
 
 
 def _has_body(request) -> bool:

@@ -5,7 +5,6 @@ from collections import OrderedDict
 
 from django.db import connection
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Prefetch, Subquery, Value, When
-from django.db.models.base import ModelState
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
@@ -117,13 +116,12 @@ recent_games = _Recent()
 
 
 def _copy(instance):
-    """What ``copy.copy`` makes of a model instance (its own fields and its own cache of related objects,
-    the related objects themselves shared), without pickling's round trip: a board's request makes five."""
+    """What ``copy.copy`` makes of a model instance (its own fields, its own state and cache of related objects,
+    the related objects themselves shared): the state Django's ``Model.__getstate__`` hands to pickle and copy,
+    without ``copy.copy``'s look-up of the model by name and check of the pickling Django version (half the
+    cost; a board's request makes several)."""
     clone = object.__new__(type(instance))
-    clone.__dict__.update(instance.__dict__)
-    clone._state = ModelState()
-    clone._state.__dict__.update(instance._state.__dict__)
-    clone._state.fields_cache = dict(instance._state.fields_cache)
+    clone.__dict__.update(instance.__getstate__())
     return clone
 
 
@@ -134,10 +132,13 @@ def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
         raise Http404("no such game")
     found = recent_games.get(int(game_id), stamp)
     if found is None:
-        game = next(iter(_game_with_creator(int(game_id))), None)
+        game = next(iter(_game(int(game_id))), None)
         if game is None:
             raise Http404("no such game")
         seats = seats_of(game, with_users=True)
+        # Who made the game (a view shows it): nearly always one of its seated users, read with them.
+        creator = next((seat.user for seat in seats if seat.user_id == game.creator_id), None)
+        game.creator = creator if creator is not None else game.creator  # else read now, kept with the game
         if game.version == stamp[0]:  # not moved on between the two reads
             recent_games.put(game.pk, stamp, game, seats)
     else:
@@ -163,17 +164,24 @@ def game_remember(game: Game, seats: list[Seat]) -> None:
     recent_games.put(game.pk, stamp, game, seats)
 
 
-@prepared
-def _game_with_creator(game_id: int):
-    return Game.objects.select_related("creator").filter(pk=game_id)
+@prepared(
+    lambda sql, game_id: sql.select(Game, where=f"{sql.column(Game, 'pk')} = %s", params=[game_id]),
+    model=Game,
+)
+def _game(game_id: int):
+    return Game.objects.filter(pk=game_id)
 
 
-@prepared
+def _seats_sql(sql, game_id):
+    return sql.select(Seat, where=f"{sql.column(Seat, 'game')} = %s", params=[game_id], order_by=["position"])
+
+
+@prepared(_seats_sql, model=Seat)
 def _seats(game_id: int):
     return Seat.objects.filter(game_id=game_id).order_by("position")
 
 
-@prepared
+@prepared(_seats_sql, model=Seat, related=["user"])
 def _seats_with_users(game_id: int):
     return Seat.objects.filter(game_id=game_id).select_related("user").order_by("position")
 

@@ -441,12 +441,12 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
     return True
 
 
-@prepared_update
+@prepared_update(Seat, lambda sql, seat_ids: (sql.is_in(sql.column(Seat, "pk"), seat_ids), seat_ids))
 def _seats_by_id(seat_ids: list[int]):
     return Seat.objects.filter(pk__in=seat_ids)
 
 
-@prepared_update
+@prepared_update(Game, lambda sql, game_id: (f"{sql.column(Game, 'pk')} = %s", [game_id]))
 def _game_by_id(game_id: int):
     return Game.objects.filter(pk=game_id)
 
@@ -537,7 +537,7 @@ def _persist(
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
     ``before`` is None at the game's start, which changes more of the game than a move does: the whole row
-    is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE compiled once.
+    is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE written out once (config.prepared).
     ``seats``: the game's seats as the caller read them under the lock, if it did."""
     engine = spec.engine
     deadline_before = game.deadline_at

@@ -21,6 +21,9 @@ def game_lock(*, game_id) -> Game:
     return game
 
 
-@prepared
+@prepared(
+    lambda sql, game_id: sql.select(Game, where=f"{sql.column(Game, 'pk')} = %s", params=[game_id], for_update=True),
+    model=Game,
+)
 def _locked(game_id: int):
     return Game.objects.select_for_update().filter(pk=game_id)

@@ -291,7 +291,9 @@ def test_a_game_read_again_at_its_version_comes_from_memory_and_a_new_version_do
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
     with CaptureQueriesContext(connection) as queries:
         moved, _ = game_get_for_viewer(game_id=game.pk, user=users[0])
-    assert moved.version == game.version + 1 and len(queries) == 3  # the version, the game, its seats
+    # The version, the game, its seats, their users (the creator among them)
+    assert moved.version == game.version + 1 and len(queries) == 4
+    assert moved.creator.pk == game.creator_id and len(queries) == 4
 
 
 def test_what_memory_gives_is_a_copy_of_its_own_down_to_the_related_rows_it_holds():
@@ -332,3 +334,16 @@ def _hand(game, user):
     from .play import view_for
 
     return view_for(game, user).get("hand") or []
+
+
+def test_a_creator_who_is_not_seated_is_read_with_the_game_and_kept_with_it():
+    game, users = started_game(4)
+    outsider = UserFactory()
+    Game.objects.filter(pk=game.pk).update(creator=outsider)
+    recent_games.clear()
+    read, seats = game_get_for_viewer(game_id=game.pk, user=users[0])
+    assert read.creator.pk == outsider.pk and outsider.pk not in {seat.user_id for seat in seats}
+    with CaptureQueriesContext(connection) as queries:
+        again, _ = game_get_for_viewer(game_id=game.pk, user=users[0])
+        assert again.creator.username == outsider.username
+    assert len(queries) == 1  # the version: the creator came from memory with the game

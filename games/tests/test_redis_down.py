@@ -34,7 +34,7 @@ def point_redis_at(settings, port: int) -> None:
             "BACKEND": "config.resilience.ResilientRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "redis-down-test",
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2, "breaker_seconds": 0.2},
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 2, "breaker_seconds": 0.2},
         },
     }
     settings.CHANNEL_LAYERS = {

@@ -26,7 +26,9 @@ class Command(BaseCommand):
         def progress(kind: str, done: int, total: int) -> None:
             if kind not in bars:
                 # On the command's error stream (the bar's own habit), so that stdout keeps the summary.
-                bars[kind] = tqdm(total=total, desc=kind, unit="games", file=self.stderr._out, disable=verbosity < 1)
+                bars[kind] = tqdm(
+                    total=total, desc=kind, unit="games", file=_Unstyled(self.stderr), disable=verbosity < 1
+                )
             bars[kind].update(done - bars[kind].n)
 
         try:
@@ -37,3 +39,17 @@ class Command(BaseCommand):
         if verbosity >= 1:
             for kind, games in done.items():
                 self.stdout.write(f"{kind}: {games} games")
+
+
+class _Unstyled:
+    """A command's stream as a progress bar writes to it: the text as it is, with no line ending or colour
+    added (``OutputWrapper.write``'s ``ending`` and ``style_func``, as Django's documentation describes)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        self.stream.write(text, style_func=str, ending="")
+
+    def flush(self) -> None:
+        self.stream.flush()

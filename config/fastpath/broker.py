@@ -1,12 +1,17 @@
 """The embedded default's Celery broker: kombu's file-system transport, each message written whole.
 
-kombu's ``filesystem://`` opens a message's final file (``<ms>_<uuid>.<queue>.msg``) in the
-queue folder and then writes into it, so a worker listing that folder can take the file
-before it is written and fail to parse it (kombu issue 1551). Here a message is written to
-a hidden temporary name in the same folder, which the reader's filter skips (it takes only
-names whose part after the first dot is ``<queue>.msg``), flushed to disk, and then renamed
-to its final name: a rename within one file system is atomic, so a reader finds either no
-file or the whole message.
+What it replaces: kombu's ``filesystem.Channel._put`` (a subclass of kombu's filesystem Channel,
+overriding the virtual transport's ``_put`` hook). What it buys: correctness, not speed. kombu's
+``filesystem://`` opens a message's final file (``<ms>_<uuid>.<queue>.msg``) in the queue folder
+and then writes into it, so a worker listing that folder can take the file before it is written
+and fail to parse it (kombu issue 1551; still so in kombu 5.7.0's ``_put``). Here a message is
+written to a hidden temporary name in the same folder, which the reader's filter skips (it takes
+only names whose part after the first dot is ``<queue>.msg``), flushed to disk, and then renamed
+to its final name: a rename within one file system is atomic, so a reader finds either no file
+or the whole message. Only the embedded default uses it (production's broker is Redis); replacing
+it would mean another broker with a server, which the embedded default exists not to need.
+Checked against: kombu 5.7.0 (pyproject: kombu<5.8; config/tests/fastpath/test_broker.py checks
+that a message is invisible until whole and races a reader against many writers).
 
 Registered as ``fabulafs://`` (config.celery); settings point its folders into
 ``FABULA_VAR_DIR``. Everything else (reading, fan-out, purging) is kombu's.
@@ -54,7 +59,7 @@ class Transport(filesystem.Transport):
 
 def register() -> None:
     """Make ``fabulafs://`` name this transport (idempotent)."""
-    TRANSPORT_ALIASES["fabulafs"] = "config.broker:Transport"
+    TRANSPORT_ALIASES["fabulafs"] = "config.fastpath.broker:Transport"
 
 
 register()
