@@ -54,13 +54,11 @@ import io
 import json
 import os
 import tempfile
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from django.conf import settings
 from django.core import signals
-from django.core.cache import caches
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse, HttpResponse
@@ -92,7 +90,6 @@ class PooledThreadsASGIHandler(ASGIHandler):
             raise ValueError("at least one thread")
         super().__init__()
         self.load_middleware(is_async=False)  # the synchronous chain (ASGIHandler built the async one)
-        keep_cache_backends_per_thread()
         self.threads = threads
         self._idle: asyncio.LifoQueue | None = None  # made on the server's event loop
 
@@ -194,7 +191,6 @@ class PooledThreadsASGIHandler(ASGIHandler):
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, body_file)
         response = error_response if request is None else self.get_response(request)
-        response._handler_class = self.__class__
         if isinstance(response, FileResponse):
             response.block_size = self.chunk_size  # the server chunks it
         if not response.streaming:
@@ -290,20 +286,6 @@ def refusal(scope, status: int) -> HttpResponse:
     response["Content-Length"] = str(len(response.content))
     response["Connection"] = "close"  # the rest of the body, if any, is not read: this connection is done
     return response
-
-
-def keep_cache_backends_per_thread() -> None:
-    """Keep each thread's cache backends from one request to the next, as under WSGI.
-
-    Django keeps them in an ``asgiref.local.Local``, per thread and per async context. Each request
-    here runs in a copy of the loop's context, so the backends a request made were forgotten with
-    it: every request built its caches again, the session's file-based one included
-    (``FileBasedCache`` makes sure of its folder when it is built, a system call), some 2-3% of the
-    server's time through the API. Kept per thread, a request thread builds each once; the loop's
-    thread has its own. Django replaces the storage itself when a test overrides ``CACHES``.
-    """
-    if not isinstance(caches._connections, threading.local):
-        caches._connections = threading.local()
 
 
 async def _on_thread(executor, function, *args):

@@ -210,28 +210,6 @@ def test_what_a_request_activates_ends_with_it():
     assert second.split()[0] != "fi"
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
-def test_a_thread_keeps_its_cache_backends_from_one_request_to_the_next():
-    """Django's per-context storage gave every request new cache backends (each request runs in a copy of the
-    loop's context): here a thread builds each once, and no other thread shares them."""
-    from django.core.cache import caches
-
-    app = PooledThreadsASGIHandler(threads=2)
-
-    async def requests():
-        one_after_another = [await get(app, path="/caches") for _ in range(3)]
-        return one_after_another, await asyncio.gather(*(get(app, path="/caches") for _ in range(2)))
-
-    one_after_another, at_once = asyncio.run(requests())
-    assert {status for status, _ in one_after_another + at_once} == {200}
-    seen = {tuple(body.split()) for _, body in one_after_another}
-    assert len(seen) == 1  # one thread (the warmest), the same backends each time
-    (thread, default, views) = seen.pop()
-    assert int(default) not in (id(caches["default"]), id(caches["views"]))  # not the test thread's
-    by_thread = {tuple(body.split())[0]: tuple(body.split())[1:] for _, body in at_once}
-    assert by_thread[thread] == (default, views)
-
-
 # --- The body: read on the loop before a thread is taken, bounded in size and time -----------------------------
 
 

@@ -76,18 +76,10 @@ def streamed(request):
     return StreamingHttpResponse(parts())
 
 
-def cache_backends(request):
-    """Which cache backend objects this request's thread uses (their ids)."""
-    from django.core.cache import caches
-
-    return HttpResponse(f"{threading.current_thread().name} {id(caches['default'])} {id(caches['views'])}")
-
-
 urlpatterns = [
     path("thread", which_thread),
     path("stream", streamed),
     path("loop", through_the_loop),
     path("language", language),
     path("run-on-loop", run_on_the_loop),
-    path("caches", cache_backends),
 ]
