@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from accounts.text import text_storable
 from games.models import Game, Seat
 from games.selectors.common import (
     seat_of,
@@ -81,7 +82,9 @@ def clue_media_url(*, game_id: int, media_id: int) -> str:
 def card_picture_by_name(*, name: str) -> Card | None:
     """The card of the site's decks whose picture is stored as ``cards/<name>`` (None: no card's): their
     pictures are for everyone (the home page shows them). Only a card's stored name is found: no other
-    file, whatever the path says."""
+    file, whatever the path says, and nothing for a name no database could hold (PostgreSQL takes no NUL)."""
+    if not text_storable(name):
+        return None
     return Card.objects.filter(image=f"cards/{name}").only("pk", "image").first()
 
 
