@@ -185,6 +185,13 @@ AXES_CLIENT_IP_CALLABLE = "accounts.network.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
 # Sign-up and password reset: "count/period" per scope, over accounts.throttle.DEFAULT_RATES.
 FABULA_ACCOUNT_RATES = env.dict("FABULA_ACCOUNT_RATES", default={})
+# The API's rates per scope, over games.api.limits.DEFAULT_RATES: "accounts=20/3600,tokens=10/60" (requests per
+# seconds). A site for a benchmark or a hostile-input run signs up more accounts from one address than people do.
+FABULA_API_RATES = {
+    scope: (int(count), int(seconds))
+    for scope, value in env.dict("FABULA_API_RATES", default={}).items()
+    for count, seconds in [value.split("/", 1)]
+}
 RATELIMIT_FAIL_OPEN = True
 
 LANGUAGE_CODE = "en"

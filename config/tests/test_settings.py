@@ -103,3 +103,17 @@ def test_the_embedded_default_prints_mail_and_takes_an_email_url():
         "mail.example.org",
         2525,
     )
+
+
+def test_the_api_rates_come_from_the_environment_as_count_per_seconds():
+    script = "from config.settings import base; import json; print(json.dumps(base.FABULA_API_RATES))"
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("FABULA_API", "DATABASE_"))}
+
+    def rates(**environment):
+        run = subprocess.run(
+            [sys.executable, "-c", script], cwd=ROOT, env={**env, **environment}, capture_output=True, text=True
+        )
+        return json.loads(run.stdout.splitlines()[-1])
+
+    assert rates() == {}
+    assert rates(FABULA_API_RATES="accounts=1000/3600,tokens=50/60") == {"accounts": [1000, 3600], "tokens": [50, 60]}
