@@ -208,15 +208,21 @@ def game_holds_open(*, game_id, user) -> Game:
             raise GameError("not_open", _("This game is no longer taking players."))
         if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
             raise GameError("no_seats_held", _("No seat is held in this game."))
-        released = _holds_release(game)
-        game.version += 1
-        game.save(update_fields=["holds_until_at", "version"])
-        events.game_changed(
-            game=game,
-            user_ids=[*game.seats.values_list("user_id", flat=True), *released],
-            lobby=game.visibility == Game.Visibility.PUBLIC,
-        )
+        _holds_open_now(game)
     return game
+
+
+def _holds_open_now(game: Game) -> None:
+    """Under the game's lock: the held seats open as the rematch's visibility says, and everyone concerned (the
+    seated, those whose seat was held, the lobby for a public game) hears of the new version."""
+    released = _holds_release(game)
+    game.version += 1
+    game.save(update_fields=["holds_until_at", "version"])
+    events.game_changed(
+        game=game,
+        user_ids=[*game.seats.values_list("user_id", flat=True), *released],
+        lobby=game.visibility == Game.Visibility.PUBLIC,
+    )
 
 
 def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
@@ -227,14 +233,7 @@ def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
         game = game_lock(game_id=game_id)
         if not _holds_due(game, now):
             return False
-        released = _holds_release(game)
-        game.version += 1
-        game.save(update_fields=["holds_until_at", "version"])
-        events.game_changed(
-            game=game,
-            user_ids=[*game.seats.values_list("user_id", flat=True), *released],
-            lobby=game.visibility == Game.Visibility.PUBLIC,
-        )
+        _holds_open_now(game)
     return True
 
 
