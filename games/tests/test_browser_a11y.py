@@ -71,6 +71,8 @@ EXCLUDED = {
     "games:start": "POST only",
     "games:act": "POST only",
     "games:rematch": "POST only",
+    "games:decline": "POST only (a held seat's Decline button, in My games and on the rematch's page)",
+    "games:open_seats": "POST only (the creator's button on the rematch's page)",
     "storyteller:clue_media_create": "POST only, answers JSON",
     "storyteller:clue_media_file": "a clue's picture or recording file",
     "chat:say": "POST only",
