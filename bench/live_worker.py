@@ -133,16 +133,18 @@ async def play(args, site, games) -> dict[int, dict[int, float]]:
         await asyncio.gather(
             *(person(g, who, token, random.Random(seeds.random()), http, ends_at) for g, who, token in games)
         )
+    played_until = time.time()
     await asyncio.sleep(args.timeout)  # what is still on its way
     for listener in listeners:
         listener.cancel()
     await asyncio.gather(*listeners, return_exceptions=True)
-    return heard
+    return heard, played_until
 
 
-def measure(games, heard) -> dict[str, dict]:
+def measure(games, heard, played_until: float) -> dict[str, dict]:
     """Per maker (worker, beat, web): each change's delay from its moves' ``created_at`` to being heard, and
-    how many were never heard."""
+    how many were never heard. Only the changes made while the run played count: the bots play on in the
+    worker after it, while the sockets are closing, and a move then is no message lost."""
     from games.models import Move
 
     delays: dict[str, list[float]] = defaultdict(list)
@@ -160,6 +162,8 @@ def measure(games, heard) -> dict[str, dict]:
             else:
                 maker = "web (the person's action)"
             at = max(move.created_at for move in made).timestamp()
+            if at > played_until:
+                continue
             if version in heard[game_id]:
                 delays[maker].append(heard[game_id][version] - at)
             else:
@@ -191,8 +195,8 @@ def main(argv=None) -> int:
         site.start()
         layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
         print(f"playing for {args.seconds:g} s ...", flush=True)
-        heard = asyncio.run(play(args, site, games))
-        rows = measure(games, heard)
+        heard, played_until = asyncio.run(play(args, site, games))
+        rows = measure(games, heard, played_until)
     except Exception:
         if site is not None:
             print(site.logs(), file=sys.stderr)
