@@ -9,13 +9,18 @@ from django.db.models.functions import Cast, Coalesce, NullIf
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from games.media import protected_storage
+
 from .card_stats import CardDeal
 
 
-def card_image_path(card: "Card", filename: str) -> str:
-    # Never the uploader's file name: it could say what the picture shows.
+def card_image_path(card: "Card | None", filename: str) -> str:
+    # Never the uploader's file name: it could say what the picture shows. A player's own pictures
+    # are kept apart (cards/own/), though the name is no credential: every request is checked.
     suffix = PurePath(filename).suffix.lower() or ".webp"
-    return f"cards/{uuid.uuid4().hex}{suffix}"
+    own = card is not None and card.deck_id is not None and card.deck.owner_id is not None
+    folder = "cards/own" if own else "cards"
+    return f"{folder}/{uuid.uuid4().hex}{suffix}"
 
 
 ALT_TEXT_MAX_LENGTH = 1000
@@ -58,6 +63,17 @@ def validate_alt_texts(value) -> None:
 
 
 class DeckQuerySet(models.QuerySet):
+    def builtin(self):
+        """The site's decks (an admin's), which anyone may see and choose."""
+        return self.filter(owner__isnull=True, removed_at__isnull=True)
+
+    def owned_by(self, user):
+        return self.filter(owner=user, removed_at__isnull=True)
+
+    def usable_by(self, user):
+        """The player decks ``user`` may choose for a game: their own and those shared with them."""
+        return self.filter(Q(owner=user) | Q(shared_with=user), owner__isnull=False, removed_at__isnull=True).distinct()
+
     def with_card_counts(self):
         return self.annotate(
             cards_in_play=Count("cards", filter=Q(cards__is_retired=False)),
@@ -66,11 +82,38 @@ class DeckQuerySet(models.QuerySet):
 
 
 class Deck(models.Model):
+    """A deck of picture cards: the site's (no owner: an admin's, for everyone), or a player's own.
+
+    A player's deck is private: its pictures go only to its owner, the players it is shared with, and
+    those who may see a game played on it (``storyteller.selectors``). It is never listed publicly.
+    A deck whose owner deleted their account is ``removed``: its cards keep only what finished games
+    need to stay readable (their ids), with no picture and no words.
+    """
+
     slug = models.SlugField(_("slug"), unique=True)
     name = models.CharField(_("name"), max_length=80)
     description = models.TextField(_("description"), blank=True)
     is_active = models.BooleanField(
         _("active"), default=True, help_text=_("Only active decks can be chosen for new games.")
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="card_decks",
+        verbose_name=_("owner"),
+        help_text=_("The player whose own deck this is; empty for the site's decks."),
+    )
+    shared_with = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="card_decks_shared",
+        verbose_name=_("shared with"),
+        help_text=_("Players who may use this deck for their own games."),
+    )
+    removed_at = models.DateTimeField(
+        _("removed at"), null=True, blank=True, help_text=_("Its owner deleted it (or their account).")
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -88,7 +131,8 @@ class Deck(models.Model):
 
 class CardQuerySet(models.QuerySet):
     def in_play(self):
-        return self.filter(is_retired=False)
+        """Cards that may be dealt in a new game: not retired, not hidden after reports, not removed."""
+        return self.filter(is_retired=False, hidden_at__isnull=True, removed_at__isnull=True)
 
     def with_figures(self):
         """Annotate how each card fared in the games (see ``card_stats``).
@@ -124,7 +168,9 @@ class CardQuerySet(models.QuerySet):
 
 class Card(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="cards", verbose_name=_("deck"))
-    image = models.ImageField(_("image"), upload_to=card_image_path)
+    # Every card's picture goes out through the media door (``storyteller.views.card_picture_file``),
+    # which checks a player's own pictures against who asks. Empty once a card is removed.
+    image = models.ImageField(_("image"), upload_to=card_image_path, storage=protected_storage, blank=True)
     alt_text = models.TextField(_("alt text"), help_text=_("One or two sentences that describe the picture."))
     alt_texts = models.JSONField(
         _("translated alt texts"),
@@ -132,6 +178,12 @@ class Card(models.Model):
         blank=True,
         validators=[validate_alt_texts],
         help_text=_("The alt text in the site's other languages; the alt text itself is the English one."),
+    )
+    alt_language = models.CharField(
+        _("language of the alt text"),
+        max_length=8,
+        blank=True,
+        help_text=_("The language a player wrote the alt text in; empty: English, the site's decks' own."),
     )
     tags = models.CharField(_("tags"), max_length=200, blank=True, help_text=_("Comma-separated."))
     is_retired = models.BooleanField(
@@ -145,13 +197,27 @@ class Card(models.Model):
         editable=False,
         help_text="Where a built-in card came from (deck slug/file), so loading a deck twice adds nothing.",
     )
+    position = models.PositiveIntegerField(_("position"), default=0, help_text=_("Its place in its deck's order."))
+    size = models.PositiveIntegerField(_("size in bytes"), default=0, help_text=_("Of the stored picture (quotas)."))
+    hidden_at = models.DateTimeField(
+        _("hidden at"),
+        null=True,
+        blank=True,
+        help_text=_("Hidden after players reported it, until an admin decides: shown as a grey placeholder."),
+    )
+    removed_at = models.DateTimeField(
+        _("removed at"),
+        null=True,
+        blank=True,
+        help_text=_("Its picture and words were deleted; games that dealt it show a grey placeholder."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CardQuerySet.as_manager()
 
     class Meta:
         db_table = "games_card"  # the table it had in the games app
-        ordering = ["deck", "id"]
+        ordering = ["deck", "position", "id"]
         verbose_name = _("card")
         verbose_name_plural = _("cards")
 
@@ -175,3 +241,33 @@ def card_alt(alt_text: str, alt_texts: dict | None, language: str | None = None)
         if alt_text:
             return {"alt": alt_text, "alt_lang": settings.LANGUAGE_CODE}
     return {"alt": alt_text, "alt_lang": ""}
+
+
+class CardReport(models.Model):
+    """A player's report of a card seen in a game: enough of them hide the card at once
+    (``FABULA_CARD_REPORTS_TO_HIDE``), and an admin decides (keep it, or remove it)."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="reports", verbose_name=_("card"))
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_reports", verbose_name=_("reported by")
+    )
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="card_reports",
+        verbose_name=_("game"),
+    )
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("card report")
+        verbose_name_plural = _("card reports")
+        constraints = [models.UniqueConstraint(fields=["card", "reporter"], name="card_report_once_per_player")]
+
+    def __str__(self) -> str:
+        return f"report of card {self.card_id} by {self.reporter_id}"
