@@ -182,6 +182,11 @@ class GameViewBase(Answer):
     id: int
     kind: str
     status: GameStatus = Field(description="`open`, `active`, `finished` or `cancelled`.")
+    abandoned: bool = Field(
+        default=False,
+        description="Finished before any round was scored (resignations, a deleted account, deadlines nobody "
+        "met): nobody won it, and it counts for nothing.",
+    )
     version: int = Field(description="Goes up with every change.")
     round: int | None
     phase: str | None = Field(description="What the game waits for; null before the start and after the end.")

@@ -21,6 +21,7 @@ def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
         "id": game.pk,
         "kind": game.kind,
         "status": game.status,
+        "abandoned": game.abandoned,
         "version": game.version,
         "round": game.round,
         "phase": None,

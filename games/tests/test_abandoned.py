@@ -29,6 +29,7 @@ def test_a_deletion_before_any_round_ends_a_three_player_game_abandoned(client):
     assert game.abandoned
     assert not game.seats.filter(is_winner=True).exists()  # no 0-0 "shared win"
     assert view_for(game, ann)["winners"] == []
+    assert view_for(game, ann)["abandoned"] is True
 
     assert stats_game_finished(game_id=game.pk, now=timezone.now()) is False
     stats_rebuild(now=timezone.now())
@@ -70,3 +71,15 @@ def test_each_kind_says_whether_a_round_was_scored():
     assert game.status == Game.Status.FINISHED and game.abandoned
     assert not game.seats.filter(is_winner=True).exists()
     assert stats_game_finished(game_id=game.pk, now=timezone.now()) is False
+
+
+def test_the_api_says_a_game_was_abandoned(client):
+    from accounts.services import token_create
+
+    game, (ann, bo, cy) = started_game(3)
+    _, raw = token_create(user=ann, name="test")
+    url = f"/api/v1/games/{game.pk}"
+    assert client.get(url, HTTP_AUTHORIZATION=f"Bearer {raw}").json()["abandoned"] is False
+    account_delete(user=cy)
+    answer = client.get(url, HTTP_AUTHORIZATION=f"Bearer {raw}").json()
+    assert answer["status"] == "finished" and answer["abandoned"] is True and answer["winners"] == []
