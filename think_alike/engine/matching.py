@@ -49,7 +49,18 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 
 from games.engine import serial
-from think_alike.engine.languages import LANGUAGES, Language, known_stems, stem, word_list
+from think_alike.engine.languages import (
+    LANGUAGES,
+    Language,
+    frequency_ranks,
+    in_dictionary,
+    in_lexicon,
+    is_headword,
+    known_stems,
+    lemma,
+    stem,
+    word_list,
+)
 
 # Every language answers are grouped in, and so a game may be played in.
 SUPPORTED = tuple(LANGUAGES)
@@ -167,6 +178,18 @@ def _english(word: str) -> set[str]:
     return forms
 
 
+def _spellings(word: str, lang: str) -> set[str]:
+    """Other spellings of one word: British ones as American ("neighbour" -> "neighbor")."""
+    if lang != "en":
+        return set()
+    forms = set()
+    if word.endswith("our") and len(word) >= 6:
+        forms.add(word[:-3] + "or")
+    if word.endswith("re") and len(word) >= 6 and word[-3] not in _VOWELS:
+        forms.add(word[:-2] + "er")  # centre -> center, theatre -> theater
+    return forms
+
+
 # Finnish consonant gradation: the weak grade of an inflected form -> the strong grade.
 _FI_STRONG = (("ng", "nk"), ("nn", "nt"), ("ll", "lt"), ("mm", "mp"), ("rr", "rt"), ("d", "t"), ("v", "p"))
 
@@ -196,6 +219,26 @@ def _finnish(word: str) -> set[str]:
     return forms
 
 
+# The plural -er of some Nordic nouns changes their last vowel: Swedish "land" ->
+# "länder", Norwegian "strand" -> "strender", Danish "and" -> "ænder", "bonde" ->
+# "bønder". Taken back only where the stem is no word of its own ("hester" is "hest"'s).
+_UMLAUT_BACK = {
+    "sv": {"ä": "a", "ö": "o"},
+    "nb": {"e": "a", "ø": "o"},
+    "da": {"æ": "a", "ø": "o"},
+}
+
+
+def _umlaut_back(stem_: str, lang: str) -> set[str]:
+    back = _UMLAUT_BACK.get(lang, {})
+    for i in range(len(stem_) - 1, -1, -1):
+        if stem_[i] in _VOWELS:
+            if stem_[i] in back:
+                return {stem_[:i] + back[stem_[i]] + stem_[i + 1 :]}
+            return set()
+    return set()
+
+
 def _nordic(word: str, language: Language) -> set[str]:
     """Plural and definite endings of Danish, Norwegian and Swedish nouns."""
     keep = word_list(language.code)[1]
@@ -210,6 +253,8 @@ def _nordic(word: str, language: Language) -> set[str]:
             continue  # "fisker" is a fisherman, not fishes
         stem_ = word[: -len(suffix)]
         forms.add(stem_)
+        if suffix.startswith("er") and not is_headword(stem_, language.code):
+            forms |= _umlaut_back(stem_, language.code)  # stränder -> strand, ender -> and
         if len(stem_) >= 3 and stem_[-1] == stem_[-2] and stem_[-1] not in _VOWELS:
             forms.add(stem_[:-1])  # katte -> kat, busser -> bus
         if len(stem_) >= 3 and stem_[-1] in "lnr" and stem_[-2] not in _VOWELS:
@@ -268,21 +313,61 @@ def _misspelt(a: str, b: str, lang: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def _lemma_forms(word: str, lang: str) -> frozenset[str]:
+    """The word, its lemma, and the forms the hand rules take it for with their lemmas.
+
+    A headword ("dame", "clothes") keeps no ending the rules would take off: "dame"
+    (lady) is not "dam" (pond) + e. Its irregular forms still count.
+    """
+    found = {word, lemma(word, lang)} | _spellings(word, lang)
+    if is_headword(word, lang):
+        irregular = LANGUAGES[lang].irregular.get(word)
+        candidates = {irregular} if irregular else set()
+    else:
+        candidates = _candidates(word, lang)
+    for form in candidates:
+        found.update((form, lemma(form, lang)))
+    return frozenset(found)
+
+
+def _typed_bare(a: str, b: str, lang: str) -> bool:
+    """Whether the word without accents may be the other typed without them.
+
+    Not where both are words of simplemma's dictionary and the bare one is the more
+    frequent ("mur" is a wall, not "mûr" typed bare; "sur" is not "sûr"); yes where
+    the bare one is no word ("cafe") or the rarer of the two ("cote" ~ "côte",
+    "foret" ~ "forêt": mostly the accented word typed without accents). Pairs that the
+    frequencies get wrong ("tache", "tâche") are in the hand-kept list.
+    """
+    if not (in_dictionary(a, lang) and in_dictionary(b, lang)):
+        return True
+    bare, accented = (b, a) if _accents(a) else (a, b)
+    ranks = frequency_ranks(lang)
+    return ranks.get(bare, len(ranks)) > ranks.get(accented, len(ranks))
+
+
+@lru_cache(maxsize=65536)
 def _same_word(a: str, b: str, lang: str) -> bool:
     if a == b:
         return True
     known_a, known_b = _known_words(a, lang), _known_words(b, lang)
     if known_a and known_b and known_a.isdisjoint(known_b):
         return False  # two different words of the list: "house", "horses"
-    if not _forms(a, lang).isdisjoint(_forms(b, lang)):
+    if not _lemma_forms(a, lang).isdisjoint(_lemma_forms(b, lang)):
+        return True  # one lemma, or an inflection the rules know: "kädet" ~ "käsi"
+    # Two words the lexicons know, with no lemma or inflection in common, are two
+    # words: a shared stem ("mato", "matto": the Finnish stemmer drops a double
+    # letter) or a letter apart ("dinner", "diner") does not join them.
+    words = in_lexicon(a, lang) and in_lexicon(b, lang)
+    if not words and not _forms(a, lang).isdisjoint(_forms(b, lang)):
         return True
-    if LANGUAGES[lang].keep_accents and not (_accents(a) and _accents(b)):
+    if LANGUAGES[lang].keep_accents and bool(_accents(a)) != bool(_accents(b)) and _typed_bare(a, b, lang):
         # French written without accents matches the accented word: "cafe", "café".
         folded_a = {stem(_fold(form), lang) for form in _candidates(a, lang)}
         folded_b = {stem(_fold(form), lang) for form in _candidates(b, lang)}
         if not folded_a.isdisjoint(folded_b):
             return True
-    return _misspelt(a, b, lang)
+    return not words and _misspelt(a, b, lang)
 
 
 def same_answer(a: str, b: str, lang: str) -> bool:
@@ -304,18 +389,26 @@ def same_answer(a: str, b: str, lang: str) -> bool:
 
 @lru_cache(maxsize=16384)
 def form_key(key: str, lang: str) -> str:
-    """What every form of a normalised answer has in common: its words' stems.
+    """What every form of a normalised answer has in common: its words' lemmas or stems.
 
     "sofas" and "sofa" have one form key, "couches" and "couch" another; the rulings
-    of a game hold for every key of a form key. French stems keep a mark of the
-    accents ("côte" and "côté" have one stem).
+    of a game hold for every key of a form key. A word the lexicons know has its lemma
+    ("=sofa"), another word its stem; French stems keep a mark of the accents ("côte"
+    and "côté" have one stem).
     """
     language = _lang(lang)
     parts = []
     for word in key.split():
         word = language.irregular.get(word, word)
         known = sorted(_known_words(word, lang))
-        part = _known_form(known[0], lang) if known else stem(word, lang)
+        if known:
+            part = _known_form(known[0], lang)
+        elif in_lexicon(word, lang):
+            # A word of the lexicons: its lemma, not its stem ("matto" is not "mato",
+            # whose stem the Finnish stemmer gives it).
+            part = "=" + lemma(word, lang)
+        else:
+            part = stem(word, lang)
         if language.keep_accents and not part.startswith("="):
             part = f"{part}~{_accents(word)}" if _accents(word) else part
         parts.append(part)
