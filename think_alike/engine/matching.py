@@ -314,20 +314,33 @@ def _misspelt(a: str, b: str, lang: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def _lemma_forms(word: str, lang: str) -> frozenset[str]:
-    """The word, its lemma, and the forms the hand rules take it for with their lemmas.
+    """The word, its lemma, and the forms the hand rules take it for.
 
     A headword ("dame", "clothes") keeps no ending the rules would take off: "dame"
     (lady) is not "dam" (pond) + e. Its irregular forms still count.
     """
-    found = {word, lemma(word, lang)} | _spellings(word, lang)
+    found = {word, _lemma(word, lang)} | _spellings(word, lang)
     if is_headword(word, lang):
         irregular = LANGUAGES[lang].irregular.get(word)
         candidates = {irregular} if irregular else set()
     else:
         candidates = _candidates(word, lang)
-    for form in candidates:
-        found.update((form, lemma(form, lang)))
+    # The rules' forms themselves, not simplemma's lemmas of them: a rule's guess ("kass"
+    # from "kassa") may be a form of another word in simplemma ("kasse").
+    found.update(candidates)
     return frozenset(found)
+
+
+def _lemma(word: str, lang: str) -> str:
+    """simplemma's lemma of ``word``; a word of the hand-kept list is its own lemma.
+
+    The list keeps base words that simplemma's dictionary takes for forms of others:
+    Danish "sukker" (sugar) is not a form of "sukke" (to sigh), Swedish "kasse" (a bag)
+    not one of "kassa" (a till).
+    """
+    if word in word_list(lang)[0]:
+        return word
+    return lemma(word, lang)
 
 
 def _typed_bare(a: str, b: str, lang: str) -> bool:
