@@ -317,12 +317,15 @@ def _lemma_forms(word: str, lang: str) -> frozenset[str]:
     """The word, its lemma, and the forms the hand rules take it for.
 
     A headword ("dame", "clothes") keeps no ending the rules would take off: "dame"
-    (lady) is not "dam" (pond) + e. Its irregular forms still count.
+    (lady) is not "dam" (pond) + e. Its irregular forms and the listed words the rules
+    take it for still count.
     """
     found = {word, _lemma(word, lang)} | _spellings(word, lang)
     if is_headword(word, lang):
+        # Only its irregular forms and the listed words the rules take it for: Danish
+        # "fingre" is a verb for simplemma, and the plural of the listed "finger".
         irregular = LANGUAGES[lang].irregular.get(word)
-        candidates = {irregular} if irregular else set()
+        candidates = ({irregular} if irregular else set()) | _known_words(word, lang)
     else:
         candidates = _candidates(word, lang)
     # The rules' forms themselves, not simplemma's lemmas of them: a rule's guess ("kass"
@@ -400,30 +403,49 @@ def same_answer(a: str, b: str, lang: str) -> bool:
     return not _forms(compact_a, lang).isdisjoint(_forms(compact_b, lang))
 
 
+def _base_word(word: str, lang: str) -> str:
+    """The base word a form key names for ``word`` ("" for a word no lexicon knows).
+
+    A word of the hand-kept list is its own; a word the lexicons know has its lemma, or
+    where simplemma knows it only as itself, the listed word or headword a rule takes
+    it for ("tigre" -> "tiger"); another word is a form of a listed word, or of none.
+    """
+    if word in word_list(lang)[0]:
+        return word
+    lexicon = in_lexicon(word, lang)
+    if lexicon and _lemma(word, lang) != word:
+        return _lemma(word, lang)
+    known = sorted(_known_words(word, lang))
+    if known:
+        return known[0]  # "fingre" -> "finger", a listed word
+    if not lexicon:
+        return ""
+    if is_headword(word, lang):
+        return word  # "dame" is no form of "dam"
+    headwords = sorted(form for form in _candidates(word, lang) if form != word and is_headword(form, lang))
+    return headwords[0] if headwords else word
+
+
 @lru_cache(maxsize=16384)
 def form_key(key: str, lang: str) -> str:
     """What every form of a normalised answer has in common: its words' lemmas or stems.
 
     "sofas" and "sofa" have one form key, "couches" and "couch" another; the rulings
-    of a game hold for every key of a form key. A word the lexicons know has its lemma
-    ("=sofa"), another word its stem; French stems keep a mark of the accents ("côte"
-    and "côté" have one stem).
+    of a game hold for every key of a form key. A word the lexicons or the hand-kept
+    list know has its base word ("=sofa", see ``_base_word``), another word its stem;
+    French stems keep a mark of the accents (French stems drop them).
     """
     language = _lang(lang)
     parts = []
     for word in key.split():
         word = language.irregular.get(word, word)
-        known = sorted(_known_words(word, lang))
-        if known:
-            part = _known_form(known[0], lang)
-        elif in_lexicon(word, lang):
-            # A word of the lexicons: its lemma, not its stem ("matto" is not "mato",
-            # whose stem the Finnish stemmer gives it).
-            part = "=" + lemma(word, lang)
+        base = _base_word(word, lang)
+        if base:
+            part = "=" + base
         else:
             part = stem(word, lang)
-        if language.keep_accents and not part.startswith("="):
-            part = f"{part}~{_accents(word)}" if _accents(word) else part
+            if language.keep_accents and _accents(word):
+                part = f"{part}~{_accents(word)}"
         parts.append(part)
     return " ".join(parts)
 
