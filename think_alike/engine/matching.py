@@ -325,7 +325,7 @@ def _lemma_forms(word: str, lang: str) -> frozenset[str]:
         # Only its irregular forms and the listed words the rules take it for: Danish
         # "fingre" is a verb for simplemma, and the plural of the listed "finger".
         irregular = LANGUAGES[lang].irregular.get(word)
-        candidates = ({irregular} if irregular else set()) | _known_words(word, lang)
+        candidates: frozenset[str] = frozenset({irregular} if irregular else ()) | _known_words(word, lang)
     else:
         candidates = _candidates(word, lang)
     # The rules' forms themselves, not simplemma's lemmas of them: a rule's guess ("kass"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from think_alike.engine.languages import FREQUENT_TOP, frequent_words, in_lexicon, lemma
-from think_alike.engine.matching import SUPPORTED, Equivalences, group_answers, normalize, same_answer
+from think_alike.engine.matching import SUPPORTED, Equivalences, group_answers, normalize
 from think_alike.tests.grouping import labelled
 
 ROOT = Path(__file__).resolve().parents[3]
