@@ -381,12 +381,15 @@ FREQUENT_TOP = 50_000
 _GUESSED_ENDING = 1
 
 _LEXICON_LOCK = threading.Lock()
+# simplemma loads a language's dictionary on its first lookup in that language: one load,
+# even when two threads look up at once (the lookups after it are cached here).
+_SIMPLEMMA_LOCK = threading.Lock()
 
 
 @cache
 def frequent_words(lang: str) -> frozenset[str]:
     """wordfreq's top ``FREQUENT_TOP`` words of ``lang``, lower-cased as it gives them."""
-    with _LEXICON_LOCK:  # one load per language, even when two threads ask at once
+    with _LEXICON_LOCK:  # one list loads at a time (each holds its peak memory while it loads)
         return frozenset(wordfreq.top_n_list(WORDFREQ[lang], FREQUENT_TOP))
 
 
@@ -399,13 +402,15 @@ def frequency_ranks(lang: str) -> dict[str, int]:
 @lru_cache(maxsize=65536)
 def lemma(word: str, lang: str) -> str:
     """simplemma's lemma of one word (the word itself where simplemma knows none)."""
-    return simplemma.lemmatize(word, lang, low_memory=True).casefold()
+    with _SIMPLEMMA_LOCK:
+        return simplemma.lemmatize(word, lang, low_memory=True).casefold()
 
 
 @lru_cache(maxsize=65536)
 def in_dictionary(word: str, lang: str) -> bool:
     """Whether simplemma knows ``word`` as it is written (a form in its dictionary)."""
-    return simplemma.is_known(word, lang, low_memory=True)
+    with _SIMPLEMMA_LOCK:
+        return simplemma.is_known(word, lang, low_memory=True)
 
 
 @lru_cache(maxsize=65536)
