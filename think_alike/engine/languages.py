@@ -1,8 +1,10 @@
 """What answer matching knows about each language it groups answers in.
 
-Pure Python: the Snowball stemmers (``snowballstemmer``) and the common-word lists in
-``words/<lang>.txt`` (one word a line; ``=word`` is a known word that is never
-stemmed; ``#`` starts a comment). ``Language`` holds, per language:
+Pure Python: the Snowball stemmers (``snowballstemmer``), the kept lexicons (below) and
+the hand-kept lists of the words they miss in ``words/<lang>.kept.txt`` (one word a line;
+``=word`` is a known word that is never stemmed; ``#`` starts a comment).
+``words/<lang>.txt`` are common words of each language, the bots' vocabulary
+(``word_list``), which the grouping does not read. ``Language`` holds, per language:
 
 - ``own_letters``: letters with a mark that are letters of their own in the alphabet
   and are never folded (Nordic å, æ, ø, ä, ö; German ü);
@@ -16,7 +18,7 @@ stemmed; ``#`` starts a comment). ``Language`` holds, per language:
   Snowball stemmer alone does not see that "tigre" is "tiger", "knives" "knife");
 - ``irregular``: plural and inflected forms no rule finds ("mice", "børn");
 - ``typo_from``: the shortest word in which a typo is forgiven;
-- ``words`` and ``keep``: the common-word list.
+- ``kept_words``: the hand-kept list, ``word_list``: the bots' common words.
 
 The kept lexicons (issue 32), each loaded on its first use per language and then kept:
 
@@ -346,10 +348,26 @@ def stem(word: str, lang: str) -> str:
 
 @cache
 def word_list(lang: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(known words, words never stemmed) of ``lang``'s common-word list."""
+    """(common words, words marked never stemmed) of ``lang``: the bots' vocabulary.
+
+    The grouping reads ``kept_words`` instead: the lexicons serve the rest of this list.
+    """
+    return _read_words(_WORDS_DIR / f"{lang}.txt")
+
+
+@cache
+def kept_words(lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(known words, words never stemmed) of the grouping's hand-kept list of ``lang``.
+
+    Only what the lexicons miss (``words/<lang>.kept.txt``, whose comments say why).
+    """
+    return _read_words(_WORDS_DIR / f"{lang}.kept.txt")
+
+
+def _read_words(path: Path) -> tuple[frozenset[str], frozenset[str]]:
     words: set[str] = set()
     keep: set[str] = set()
-    for line in (_WORDS_DIR / f"{lang}.txt").read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         for token in line.split("#", 1)[0].split():
             if token.startswith("="):
                 keep.add(token[1:])
@@ -360,8 +378,8 @@ def word_list(lang: str) -> tuple[frozenset[str], frozenset[str]]:
 
 @cache
 def known_stems(lang: str) -> dict[str, frozenset[str]]:
-    """Stem -> the known words that have it (more than one: the stem is ambiguous)."""
-    words, keep = word_list(lang)
+    """Stem -> the kept words that have it (more than one: the stem is ambiguous)."""
+    words, keep = kept_words(lang)
     found: dict[str, set[str]] = {}
     for word in words:
         found.setdefault(word if word in keep else stem(word, lang), set()).add(word)

@@ -10,15 +10,18 @@ Pure Python (no Django): the Snowball stemmers and RapidFuzz, with what
   "en hund", "ett hus", "la pomme" -> the noun), "&" and number words ("Seven" -> "7",
   "syv" -> "7", "neljä" -> "4"). An empty key means a blank answer.
 - ``same_answer(a, b, lang) -> bool``: whether two keys match, word by word. Two words
-  match when they are the same word in another form: the Snowball stem of the word
-  or of a form the language's rules take it for (plural and definite endings,
-  "tigre" -> "tiger", "knives" -> "knife", irregular "mice" -> "mouse"); written with
-  or without spaces ("ice cream" ~ "icecream"); Nordic letters written the
-  international way ("jordbaer" ~ "jordbær"); and obvious misspellings (RapidFuzz's
-  distance with swaps: one typo in a word of 5+ letters, two in 9+, first letter
-  right, no Nordic letter changed). Never between two different words of the
-  language's common-word list (``words/<lang>.txt``): "house" is not "horse",
-  "fisker" (fisherman) not "fisk" (fish), however close their spelling or stem.
+  match when they are the same word in another form: simplemma's lemmas agree
+  ("kädet" ~ "käsi", "böcker" ~ "bok"), or the language's rules take one for a form of
+  the other (plural and definite endings, Finnish gradation, Nordic vowel changes,
+  "tigre" -> "tiger", "knives" -> "knife", irregular "mice" -> "mouse", British
+  spellings); written with or without spaces ("ice cream" ~ "icecream"); Nordic
+  letters written the international way ("jordbaer" ~ "jordbær"). Where one of the two
+  is no word the lexicons know, also a shared Snowball stem or an obvious misspelling
+  (RapidFuzz's distance with swaps: one typo in a word of 5+ letters, two in 9+, first
+  letter right, no Nordic letter changed). Never a typo or a stem alone between two
+  words of wordfreq's frequency list or simplemma's dictionary ("house" is not
+  "horse", "mato" not "matto"), nor between two different words of the hand-kept list
+  of what the lexicons miss (``words/<lang>.kept.txt``): "tache" is not "tâche".
 - ``group_answers(answers, lang, equivalences) -> tuple[Group, ...]``: the grouping of
   one round's answers, ``(seat, index, text)`` triples. No chaining: an answer joins
   a group only when it matches every answer of it (complete linkage), so "cote"
@@ -56,10 +59,10 @@ from think_alike.engine.languages import (
     in_dictionary,
     in_lexicon,
     is_headword,
+    kept_words,
     known_stems,
     lemma,
     stem,
-    word_list,
 )
 
 # Every language answers are grouped in, and so a game may be played in.
@@ -241,7 +244,7 @@ def _umlaut_back(stem_: str, lang: str) -> set[str]:
 
 def _nordic(word: str, language: Language) -> set[str]:
     """Plural and definite endings of Danish, Norwegian and Swedish nouns."""
-    keep = word_list(language.code)[1]
+    keep = kept_words(language.code)[1]
     forms = set()
     for suffix in language.suffixes:
         if not word.endswith(suffix) or len(word) - len(suffix) < 2:
@@ -266,14 +269,14 @@ def _nordic(word: str, language: Language) -> set[str]:
 @lru_cache(maxsize=65536)
 def _known_words(word: str, lang: str) -> frozenset[str]:
     """The words of the common-word list that ``word`` is a form of."""
-    words = word_list(lang)[0]
+    words = kept_words(lang)[0]
     if word in words:
         return frozenset((word,))  # a word of the list is itself: "bille" is not "bil" + e
     return frozenset(form for form in _candidates(word, lang) if form in words)
 
 
 def _known_form(word: str, lang: str) -> str:
-    keep = word_list(lang)[1]
+    keep = kept_words(lang)[1]
     stemmed = stem(word, lang)
     if word in keep or len(known_stems(lang).get(stemmed, ())) > 1:
         return "=" + word  # its stem is another known word's too: "côte", "côté"
@@ -341,7 +344,7 @@ def _lemma(word: str, lang: str) -> str:
     Danish "sukker" (sugar) is not a form of "sukke" (to sigh), Swedish "kasse" (a bag)
     not one of "kassa" (a till).
     """
-    if word in word_list(lang)[0]:
+    if word in kept_words(lang)[0]:
         return word
     return lemma(word, lang)
 
@@ -410,7 +413,7 @@ def _base_word(word: str, lang: str) -> str:
     where simplemma knows it only as itself, the listed word or headword a rule takes
     it for ("tigre" -> "tiger"); another word is a form of a listed word, or of none.
     """
-    if word in word_list(lang)[0]:
+    if word in kept_words(lang)[0]:
         return word
     lexicon = in_lexicon(word, lang)
     if lexicon and _lemma(word, lang) != word:
