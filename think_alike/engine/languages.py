@@ -1,8 +1,10 @@
 """What answer matching knows about each language it groups answers in.
 
-Pure Python: the Snowball stemmers (``snowballstemmer``) and the common-word lists in
-``words/<lang>.txt`` (one word a line; ``=word`` is a known word that is never
-stemmed; ``#`` starts a comment). ``Language`` holds, per language:
+Pure Python: the Snowball stemmers (``snowballstemmer``), the kept lexicons (below) and
+the hand-kept lists of the words they miss in ``words/<lang>.kept.txt`` (one word a line;
+``=word`` is a known word that is never stemmed; ``#`` starts a comment).
+``words/<lang>.txt`` are common words of each language, the bots' vocabulary
+(``word_list``), which the grouping does not read. ``Language`` holds, per language:
 
 - ``own_letters``: letters with a mark that are letters of their own in the alphabet
   and are never folded (Nordic å, æ, ø, ä, ö; German ü);
@@ -16,7 +18,21 @@ stemmed; ``#`` starts a comment). ``Language`` holds, per language:
   Snowball stemmer alone does not see that "tigre" is "tiger", "knives" "knife");
 - ``irregular``: plural and inflected forms no rule finds ("mice", "børn");
 - ``typo_from``: the shortest word in which a typo is forgiven;
-- ``words`` and ``keep``: the common-word list.
+- ``kept_words``: the hand-kept list, ``word_list``: the bots' common words.
+
+The kept lexicons (issue 32), each loaded on its first use per language and then kept:
+
+- ``lemma(word, lang)``: simplemma's lemma ("kädet" -> "käsi", "böckerna" -> "bok",
+  "chevaux" -> "cheval"); simplemma's memory-frugal backend (``low_memory=True``): the
+  full one takes seven times the memory in Finnish (340 MiB) for the same lemmas;
+- ``frequent_words(lang)``: wordfreq's most frequent words of the language (its top
+  50,000; Danish has 29,399 in wordfreq), the words a typo never joins;
+- ``in_lexicon(word, lang)``: whether either lexicon knows the word as a word of the
+  language (or as an inflection of one, by simplemma's affix rules);
+- ``is_headword(word, lang)``: a word simplemma knows as its own lemma ("dame",
+  "clothes"): the hand rules do not take an ending off it.
+
+docs/grouping.md gives their memory and start-up cost per language.
 """
 
 from __future__ import annotations
@@ -26,7 +42,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+import simplemma
 import snowballstemmer
+import wordfreq
 
 _WORDS_DIR = Path(__file__).parent / "words"
 
@@ -107,6 +125,23 @@ LANGUAGES: dict[str, Language] = {
             "lasagna": "lasagne",
             "color": "colour",
             "grey": "gray",
+            # British and American spellings that no rule of ``_english`` finds: the
+            # lexicons know both as words, so no typo joins them (issue 32).
+            "aluminium": "aluminum",
+            "jewellery": "jewelry",
+            "pyjamas": "pajamas",
+            "moustache": "mustache",
+            "aeroplane": "airplane",
+            "mum": "mom",
+            "cosy": "cozy",
+            "catalogue": "catalog",
+            "plough": "plow",
+            "mould": "mold",
+            "cheque": "check",
+            "programme": "program",
+            "sulphur": "sulfur",
+            "kerb": "curb",
+            "omelette": "omelet",
         },
     ),
     "da": Language(
@@ -313,10 +348,26 @@ def stem(word: str, lang: str) -> str:
 
 @cache
 def word_list(lang: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(known words, words never stemmed) of ``lang``'s common-word list."""
+    """(common words, words marked never stemmed) of ``lang``: the bots' vocabulary.
+
+    The grouping reads ``kept_words`` instead: the lexicons serve the rest of this list.
+    """
+    return _read_words(_WORDS_DIR / f"{lang}.txt")
+
+
+@cache
+def kept_words(lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(known words, words never stemmed) of the grouping's hand-kept list of ``lang``.
+
+    Only what the lexicons miss (``words/<lang>.kept.txt``, whose comments say why).
+    """
+    return _read_words(_WORDS_DIR / f"{lang}.kept.txt")
+
+
+def _read_words(path: Path) -> tuple[frozenset[str], frozenset[str]]:
     words: set[str] = set()
     keep: set[str] = set()
-    for line in (_WORDS_DIR / f"{lang}.txt").read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         for token in line.split("#", 1)[0].split():
             if token.startswith("="):
                 keep.add(token[1:])
@@ -327,9 +378,73 @@ def word_list(lang: str) -> tuple[frozenset[str], frozenset[str]]:
 
 @cache
 def known_stems(lang: str) -> dict[str, frozenset[str]]:
-    """Stem -> the known words that have it (more than one: the stem is ambiguous)."""
-    words, keep = word_list(lang)
+    """Stem -> the kept words that have it (more than one: the stem is ambiguous)."""
+    words, keep = kept_words(lang)
     found: dict[str, set[str]] = {}
     for word in words:
         found.setdefault(word if word in keep else stem(word, lang), set()).add(word)
     return {key: frozenset(value) for key, value in found.items()}
+
+
+# --- the kept lexicons (simplemma, wordfreq), loaded on first use per language ---------
+
+# wordfreq's code per language (its Norwegian list is Bokmål, "nb").
+WORDFREQ = {"en": "en", "da": "da", "sv": "sv", "nb": "nb", "fi": "fi", "fr": "fr"}
+# How many of the most frequent words a typo never joins (wordfreq's "best" list; the
+# Danish one has 29,399 words in all).
+FREQUENT_TOP = 50_000
+# The longest ending simplemma's affix rules may have taken off a word it does not
+# know for the word to count as known ("tappaan" -> "tappaa"); a longer cut is a
+# guess at a compound or a typo ("sateenkari" -> "sade").
+_GUESSED_ENDING = 1
+
+_LEXICON_LOCK = threading.Lock()
+# simplemma loads a language's dictionary on its first lookup in that language: one load,
+# even when two threads look up at once (the lookups after it are cached here).
+_SIMPLEMMA_LOCK = threading.Lock()
+
+
+@cache
+def frequent_words(lang: str) -> frozenset[str]:
+    """wordfreq's top ``FREQUENT_TOP`` words of ``lang``, lower-cased as it gives them."""
+    with _LEXICON_LOCK:  # one list loads at a time (each holds its peak memory while it loads)
+        return frozenset(wordfreq.top_n_list(WORDFREQ[lang], FREQUENT_TOP))
+
+
+@cache
+def frequency_ranks(lang: str) -> dict[str, int]:
+    """Word -> its rank in ``frequent_words`` (0: the most frequent); built on first use."""
+    return {word: rank for rank, word in enumerate(wordfreq.top_n_list(WORDFREQ[lang], FREQUENT_TOP))}
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str, lang: str) -> str:
+    """simplemma's lemma of one word (the word itself where simplemma knows none)."""
+    with _SIMPLEMMA_LOCK:
+        return simplemma.lemmatize(word, lang, low_memory=True).casefold()
+
+
+@lru_cache(maxsize=65536)
+def in_dictionary(word: str, lang: str) -> bool:
+    """Whether simplemma knows ``word`` as it is written (a form in its dictionary)."""
+    with _SIMPLEMMA_LOCK:
+        return simplemma.is_known(word, lang, low_memory=True)
+
+
+@lru_cache(maxsize=65536)
+def is_headword(word: str, lang: str) -> bool:
+    return in_dictionary(word, lang) and lemma(word, lang) == word
+
+
+@lru_cache(maxsize=65536)
+def in_lexicon(word: str, lang: str) -> bool:
+    """Whether a lexicon knows ``word`` as a word of ``lang`` or an inflection of one."""
+    if word in frequent_words(lang) or in_dictionary(word, lang):
+        return True
+    guessed = lemma(word, lang)
+    return (
+        guessed != word
+        and word.startswith(guessed[:-1])
+        and 0 <= len(word) - len(guessed) <= _GUESSED_ENDING
+        and in_dictionary(guessed, lang)
+    )

@@ -10,15 +10,18 @@ Pure Python (no Django): the Snowball stemmers and RapidFuzz, with what
   "en hund", "ett hus", "la pomme" -> the noun), "&" and number words ("Seven" -> "7",
   "syv" -> "7", "neljä" -> "4"). An empty key means a blank answer.
 - ``same_answer(a, b, lang) -> bool``: whether two keys match, word by word. Two words
-  match when they are the same word in another form: the Snowball stem of the word
-  or of a form the language's rules take it for (plural and definite endings,
-  "tigre" -> "tiger", "knives" -> "knife", irregular "mice" -> "mouse"); written with
-  or without spaces ("ice cream" ~ "icecream"); Nordic letters written the
-  international way ("jordbaer" ~ "jordbær"); and obvious misspellings (RapidFuzz's
-  distance with swaps: one typo in a word of 5+ letters, two in 9+, first letter
-  right, no Nordic letter changed). Never between two different words of the
-  language's common-word list (``words/<lang>.txt``): "house" is not "horse",
-  "fisker" (fisherman) not "fisk" (fish), however close their spelling or stem.
+  match when they are the same word in another form: simplemma's lemmas agree
+  ("kädet" ~ "käsi", "böcker" ~ "bok"), or the language's rules take one for a form of
+  the other (plural and definite endings, Finnish gradation, Nordic vowel changes,
+  "tigre" -> "tiger", "knives" -> "knife", irregular "mice" -> "mouse", British
+  spellings); written with or without spaces ("ice cream" ~ "icecream"); Nordic
+  letters written the international way ("jordbaer" ~ "jordbær"). Where one of the two
+  is no word the lexicons know, also a shared Snowball stem or an obvious misspelling
+  (RapidFuzz's distance with swaps: one typo in a word of 5+ letters, two in 9+, first
+  letter right, no Nordic letter changed). Never a typo or a stem alone between two
+  words of wordfreq's frequency list or simplemma's dictionary ("house" is not
+  "horse", "mato" not "matto"), nor between two different words of the hand-kept list
+  of what the lexicons miss (``words/<lang>.kept.txt``): "tache" is not "tâche".
 - ``group_answers(answers, lang, equivalences) -> tuple[Group, ...]``: the grouping of
   one round's answers, ``(seat, index, text)`` triples. No chaining: an answer joins
   a group only when it matches every answer of it (complete linkage), so "cote"
@@ -49,7 +52,18 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 
 from games.engine import serial
-from think_alike.engine.languages import LANGUAGES, Language, known_stems, stem, word_list
+from think_alike.engine.languages import (
+    LANGUAGES,
+    Language,
+    frequency_ranks,
+    in_dictionary,
+    in_lexicon,
+    is_headword,
+    kept_words,
+    known_stems,
+    lemma,
+    stem,
+)
 
 # Every language answers are grouped in, and so a game may be played in.
 SUPPORTED = tuple(LANGUAGES)
@@ -167,6 +181,18 @@ def _english(word: str) -> set[str]:
     return forms
 
 
+def _spellings(word: str, lang: str) -> set[str]:
+    """Other spellings of one word: British ones as American ("neighbour" -> "neighbor")."""
+    if lang != "en":
+        return set()
+    forms = set()
+    if word.endswith("our") and len(word) >= 6:
+        forms.add(word[:-3] + "or")
+    if word.endswith("re") and len(word) >= 6 and word[-3] not in _VOWELS:
+        forms.add(word[:-2] + "er")  # centre -> center, theatre -> theater
+    return forms
+
+
 # Finnish consonant gradation: the weak grade of an inflected form -> the strong grade.
 _FI_STRONG = (("ng", "nk"), ("nn", "nt"), ("ll", "lt"), ("mm", "mp"), ("rr", "rt"), ("d", "t"), ("v", "p"))
 
@@ -196,9 +222,29 @@ def _finnish(word: str) -> set[str]:
     return forms
 
 
+# The plural -er of some Nordic nouns changes their last vowel: Swedish "land" ->
+# "länder", Norwegian "strand" -> "strender", Danish "and" -> "ænder", "bonde" ->
+# "bønder". Taken back only where the stem is no word of its own ("hester" is "hest"'s).
+_UMLAUT_BACK = {
+    "sv": {"ä": "a", "ö": "o"},
+    "nb": {"e": "a", "ø": "o"},
+    "da": {"æ": "a", "ø": "o"},
+}
+
+
+def _umlaut_back(stem_: str, lang: str) -> set[str]:
+    back = _UMLAUT_BACK.get(lang, {})
+    for i in range(len(stem_) - 1, -1, -1):
+        if stem_[i] in _VOWELS:
+            if stem_[i] in back:
+                return {stem_[:i] + back[stem_[i]] + stem_[i + 1 :]}
+            return set()
+    return set()
+
+
 def _nordic(word: str, language: Language) -> set[str]:
     """Plural and definite endings of Danish, Norwegian and Swedish nouns."""
-    keep = word_list(language.code)[1]
+    keep = kept_words(language.code)[1]
     forms = set()
     for suffix in language.suffixes:
         if not word.endswith(suffix) or len(word) - len(suffix) < 2:
@@ -210,6 +256,8 @@ def _nordic(word: str, language: Language) -> set[str]:
             continue  # "fisker" is a fisherman, not fishes
         stem_ = word[: -len(suffix)]
         forms.add(stem_)
+        if suffix.startswith("er") and not is_headword(stem_, language.code):
+            forms |= _umlaut_back(stem_, language.code)  # stränder -> strand, ender -> and
         if len(stem_) >= 3 and stem_[-1] == stem_[-2] and stem_[-1] not in _VOWELS:
             forms.add(stem_[:-1])  # katte -> kat, busser -> bus
         if len(stem_) >= 3 and stem_[-1] in "lnr" and stem_[-2] not in _VOWELS:
@@ -221,14 +269,14 @@ def _nordic(word: str, language: Language) -> set[str]:
 @lru_cache(maxsize=65536)
 def _known_words(word: str, lang: str) -> frozenset[str]:
     """The words of the common-word list that ``word`` is a form of."""
-    words = word_list(lang)[0]
+    words = kept_words(lang)[0]
     if word in words:
         return frozenset((word,))  # a word of the list is itself: "bille" is not "bil" + e
     return frozenset(form for form in _candidates(word, lang) if form in words)
 
 
 def _known_form(word: str, lang: str) -> str:
-    keep = word_list(lang)[1]
+    keep = kept_words(lang)[1]
     stemmed = stem(word, lang)
     if word in keep or len(known_stems(lang).get(stemmed, ())) > 1:
         return "=" + word  # its stem is another known word's too: "côte", "côté"
@@ -268,21 +316,77 @@ def _misspelt(a: str, b: str, lang: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def _lemma_forms(word: str, lang: str) -> frozenset[str]:
+    """The word, its lemma, and the forms the hand rules take it for.
+
+    A headword ("dame", "clothes") keeps no ending the rules would take off: "dame"
+    (lady) is not "dam" (pond) + e. Its irregular forms and the listed words the rules
+    take it for still count.
+    """
+    found = {word, _lemma(word, lang)} | _spellings(word, lang)
+    if is_headword(word, lang):
+        # Only its irregular forms and the listed words the rules take it for: Danish
+        # "fingre" is a verb for simplemma, and the plural of the listed "finger".
+        irregular = LANGUAGES[lang].irregular.get(word)
+        candidates: frozenset[str] = frozenset({irregular} if irregular else ()) | _known_words(word, lang)
+    else:
+        candidates = _candidates(word, lang)
+    # The rules' forms themselves, not simplemma's lemmas of them: a rule's guess ("kass"
+    # from "kassa") may be a form of another word in simplemma ("kasse").
+    found.update(candidates)
+    return frozenset(found)
+
+
+def _lemma(word: str, lang: str) -> str:
+    """simplemma's lemma of ``word``; a word of the hand-kept list is its own lemma.
+
+    The list keeps base words that simplemma's dictionary takes for forms of others:
+    Danish "sukker" (sugar) is not a form of "sukke" (to sigh), Swedish "kasse" (a bag)
+    not one of "kassa" (a till).
+    """
+    if word in kept_words(lang)[0]:
+        return word
+    return lemma(word, lang)
+
+
+def _typed_bare(a: str, b: str, lang: str) -> bool:
+    """Whether the word without accents may be the other typed without them.
+
+    Not where both are words of simplemma's dictionary and the bare one is the more
+    frequent ("mur" is a wall, not "mûr" typed bare; "sur" is not "sûr"); yes where
+    the bare one is no word ("cafe") or the rarer of the two ("cote" ~ "côte",
+    "foret" ~ "forêt": mostly the accented word typed without accents). Pairs that the
+    frequencies get wrong ("tache", "tâche") are in the hand-kept list.
+    """
+    if not (in_dictionary(a, lang) and in_dictionary(b, lang)):
+        return True
+    bare, accented = (b, a) if _accents(a) else (a, b)
+    ranks = frequency_ranks(lang)
+    return ranks.get(bare, len(ranks)) > ranks.get(accented, len(ranks))
+
+
+@lru_cache(maxsize=65536)
 def _same_word(a: str, b: str, lang: str) -> bool:
     if a == b:
         return True
     known_a, known_b = _known_words(a, lang), _known_words(b, lang)
     if known_a and known_b and known_a.isdisjoint(known_b):
         return False  # two different words of the list: "house", "horses"
-    if not _forms(a, lang).isdisjoint(_forms(b, lang)):
+    if not _lemma_forms(a, lang).isdisjoint(_lemma_forms(b, lang)):
+        return True  # one lemma, or an inflection the rules know: "kädet" ~ "käsi"
+    # Two words the lexicons know, with no lemma or inflection in common, are two
+    # words: a shared stem ("mato", "matto": the Finnish stemmer drops a double
+    # letter) or a letter apart ("dinner", "diner") does not join them.
+    words = in_lexicon(a, lang) and in_lexicon(b, lang)
+    if not words and not _forms(a, lang).isdisjoint(_forms(b, lang)):
         return True
-    if LANGUAGES[lang].keep_accents and not (_accents(a) and _accents(b)):
+    if LANGUAGES[lang].keep_accents and bool(_accents(a)) != bool(_accents(b)) and _typed_bare(a, b, lang):
         # French written without accents matches the accented word: "cafe", "café".
         folded_a = {stem(_fold(form), lang) for form in _candidates(a, lang)}
         folded_b = {stem(_fold(form), lang) for form in _candidates(b, lang)}
         if not folded_a.isdisjoint(folded_b):
             return True
-    return _misspelt(a, b, lang)
+    return not words and _misspelt(a, b, lang)
 
 
 def same_answer(a: str, b: str, lang: str) -> bool:
@@ -302,22 +406,49 @@ def same_answer(a: str, b: str, lang: str) -> bool:
     return not _forms(compact_a, lang).isdisjoint(_forms(compact_b, lang))
 
 
+def _base_word(word: str, lang: str) -> str:
+    """The base word a form key names for ``word`` ("" for a word no lexicon knows).
+
+    A word of the hand-kept list is its own; a word the lexicons know has its lemma, or
+    where simplemma knows it only as itself, the listed word or headword a rule takes
+    it for ("tigre" -> "tiger"); another word is a form of a listed word, or of none.
+    """
+    if word in kept_words(lang)[0]:
+        return word
+    lexicon = in_lexicon(word, lang)
+    if lexicon and _lemma(word, lang) != word:
+        return _lemma(word, lang)
+    known = sorted(_known_words(word, lang))
+    if known:
+        return known[0]  # "fingre" -> "finger", a listed word
+    if not lexicon:
+        return ""
+    if is_headword(word, lang):
+        return word  # "dame" is no form of "dam"
+    headwords = sorted(form for form in _candidates(word, lang) if form != word and is_headword(form, lang))
+    return headwords[0] if headwords else word
+
+
 @lru_cache(maxsize=16384)
 def form_key(key: str, lang: str) -> str:
-    """What every form of a normalised answer has in common: its words' stems.
+    """What every form of a normalised answer has in common: its words' lemmas or stems.
 
     "sofas" and "sofa" have one form key, "couches" and "couch" another; the rulings
-    of a game hold for every key of a form key. French stems keep a mark of the
-    accents ("côte" and "côté" have one stem).
+    of a game hold for every key of a form key. A word the lexicons or the hand-kept
+    list know has its base word ("=sofa", see ``_base_word``), another word its stem;
+    French stems keep a mark of the accents (French stems drop them).
     """
     language = _lang(lang)
     parts = []
     for word in key.split():
         word = language.irregular.get(word, word)
-        known = sorted(_known_words(word, lang))
-        part = _known_form(known[0], lang) if known else stem(word, lang)
-        if language.keep_accents and not part.startswith("="):
-            part = f"{part}~{_accents(word)}" if _accents(word) else part
+        base = _base_word(word, lang)
+        if base:
+            part = "=" + base
+        else:
+            part = stem(word, lang)
+            if language.keep_accents and _accents(word):
+                part = f"{part}~{_accents(word)}"
         parts.append(part)
     return " ".join(parts)
 
