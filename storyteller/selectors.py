@@ -149,13 +149,25 @@ def clue_media_url(*, game_id: int, media_id: int) -> str:
     return reverse("storyteller:clue_media_file", args=[game_id, media_id])
 
 
+def staff_may_see_cards(user) -> bool:
+    """Whether ``user`` may see every card's picture, a player's own and a hidden one: staff who may look at
+    cards in the admin (reports are decided looking at the picture)."""
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.is_active
+        and user.is_staff
+        and user.has_perm("storyteller.view_card")
+    )
+
+
 def card_picture_by_name(*, name: str) -> Card | None:
     """The card of the site's decks whose picture is stored as ``cards/<name>`` (None: no card's): their
     pictures are for everyone (the home page shows them). Only a card's stored name is found: no other
     file, whatever the path says, and nothing for a name no database could hold (PostgreSQL takes no NUL)."""
     if not text_storable(name):
         return None
-    return Card.objects.filter(image=f"cards/{name}").only("pk", "image").first()
+    return Card.objects.filter(image=f"cards/{name}").only("pk", "image", "hidden_at").first()
 
 
 def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dict[int, str]) -> dict:

@@ -13,7 +13,7 @@ from games.services.games import game_create, game_join, game_rematch
 from games.tests.api.conftest import error_of
 from games.tests.api.openapi import CheckedClient
 from games.tests.factories import UserFactory, deck_with_cards
-from games.tests.play import play_step, view_for
+from games.tests.play import play_step
 from storyteller.engine import rules as engine
 from storyteller.forms import StorytellerOptionsForm
 from storyteller.models import Card
