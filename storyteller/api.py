@@ -183,8 +183,8 @@ class DeckOut(Answer):
 
     id: int
     name: str = Field(description="Its name (a player's deck's too: those who see the game may read it).")
-    owner: str | None = Field(description="The username of the player whose deck it is; null for the site's.")
-    owner_name: str = Field(description="Their name as the site shows it; empty for the site's decks.")
+    owned_by: str | None = Field(description="The username of the player whose deck it is; null for the site's.")
+    owned_by_name: str = Field(description="Their name as the site shows it; empty for the site's decks.")
     topped_up: bool = Field(description="A player's deck topped up with the site's cards.")
 
 

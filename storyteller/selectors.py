@@ -130,8 +130,8 @@ class _DeckLabels:
                 label = {
                     "id": deck.pk,
                     "name": deck.name,
-                    "owner": owner.username if owner is not None else None,
-                    "owner_name": owner.name if owner is not None else "",  # the pages' (not in the API)
+                    "owned_by": owner.username if owner is not None else None,
+                    "owned_by_name": owner.name if owner is not None else "",
                 }
             entry = self._labels[deck_id] = (now, label)
         return entry[1]

@@ -51,8 +51,8 @@ class TestOptionsByApi:
         assert view["deck"] == {
             "id": deck.pk,
             "name": "Holiday",
-            "owner": anna.username,
-            "owner_name": anna.name,
+            "owned_by": anna.username,
+            "owned_by_name": anna.name,
             "topped_up": False,
         }
 
@@ -92,7 +92,7 @@ class TestOptionsByApi:
         deck = own_deck(bert, 30, name="Bert's beach", shared_with=[anna])
         response = client.post("/games", {"seats": 4, "deck": deck.pk, "own_cards_only": True})
         assert response.status_code == 201, response.content
-        assert response.json()["deck"]["owner"] == bert.username
+        assert response.json()["deck"]["owned_by"] == bert.username
 
     @pytest.mark.parametrize("value", ["yes", 1])
     def test_own_cards_only_is_a_boolean(self, dream, value):
