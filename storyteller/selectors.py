@@ -125,7 +125,7 @@ class _DeckLabels:
         if entry is None or now - entry[0] >= self.ttl:
             deck = Deck.objects.filter(pk=deck_id).select_related("owner").first()
             label = None
-            if deck is not None:
+            if deck is not None and deck.removed_at is None:  # a removed deck has no name left to say
                 owner = deck.owner
                 label = {
                     "id": deck.pk,

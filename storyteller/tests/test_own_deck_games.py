@@ -13,10 +13,10 @@ from games.services.games import game_create, game_join, game_rematch
 from games.tests.api.conftest import error_of
 from games.tests.api.openapi import CheckedClient
 from games.tests.factories import UserFactory, deck_with_cards
-from games.tests.play import play_step
+from games.tests.play import play_step, view_for
 from storyteller.engine import rules as engine
 from storyteller.forms import StorytellerOptionsForm
-from storyteller.models import Card
+from storyteller.models import Card, Deck
 from storyteller.services.cards import own_cards_needed
 
 from .own_decks import own_deck
@@ -75,8 +75,7 @@ class TestOptionsByApi:
         hidden = own_deck(bert, 30)
         assert error_of(client.post("/games", {"seats": 4, "deck": hidden.pk})) == (404, "not_found")
         assert error_of(client.post("/games", {"seats": 4, "deck": 999999})) == (404, "not_found")
-        hidden.removed_at = hidden.created_at
-        hidden.save()
+        assert error_of(client.post("/games", {"seats": 4, "deck": "mine"}))[0] == 400
         assert not Game.objects.exists()
 
     def test_a_removed_deck_of_ones_own_is_404(self, dream):
@@ -176,6 +175,26 @@ class TestTopUp:
         with pytest.raises(GameError) as error:
             game_create(creator=UserFactory(), max_seats=3, options={"deck": deck.pk, "rematch_of": 999})
         assert error.value.code == "not_found"
+
+
+class TestDeckLabel:
+    def test_a_game_on_a_deck_removed_since_names_no_deck(self, dream):
+        anna = UserFactory()
+        deck = own_deck(anna, 30)
+        game = game_create(creator=anna, max_seats=3, options={"deck": deck.pk, "own_cards_only": True})
+        Deck.objects.filter(pk=deck.pk).update(removed_at=deck.created_at, name="", owner=None)
+        assert "deck" not in view_for(game, anna)
+
+    def test_a_site_deck_is_named_without_an_owner(self, dream):
+        anna = UserFactory()
+        game = game_create(creator=anna, max_seats=3)
+        assert view_for(game, anna)["deck"] == {
+            "id": dream.pk,
+            "name": "Dreams",
+            "owned_by": None,
+            "owned_by_name": "",
+            "topped_up": False,
+        }
 
 
 class TestPictures:
