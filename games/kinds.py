@@ -116,7 +116,7 @@ class GameKind:
 
     def options_form_for(self, data=None, *, lang: str, user, initial: Mapping | None = None) -> forms.Form:
         """``options_form`` for ``user``, who creates the game (a kind whose choices are the player's own,
-        such as Storyteller's decks, overrides it)."""
+        such as their own content, overrides it)."""
         return self.options_form(data, lang=lang, initial=initial)
 
     def rematch_options(self, options: dict, *, old: Game) -> dict:
