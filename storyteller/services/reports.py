@@ -6,6 +6,8 @@ games in progress as a removed card does (``withdraw``). Hiding is reversible ("
 reports decided); removing is not ("Remove": the removal rule, ``card_remove``).
 """
 
+from functools import partial
+
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -80,7 +82,10 @@ def card_report(*, game_id, card_id, user, reason: str = "", now=None) -> tuple[
             card.hidden_at = now
             card.save(update_fields=["hidden_at"])
             cards_faces_changed()
-            cards_swap_out(card_ids=[card.pk], now=now)
+            # Out of the games in progress once this is committed, each game in a transaction of its own:
+            # not while this one holds the reporter's game (two cards hidden at once would lock games
+            # in two orders).
+            transaction.on_commit(partial(cards_swap_out, card_ids=[card.pk], now=now))
     return report, card.hidden_at is not None
 
 

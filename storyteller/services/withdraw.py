@@ -52,7 +52,7 @@ def _games_holding(ids: set[int]) -> list[int]:
     ):
         if state and _cards_in(engine.from_dict(state)) & ids:
             found.append(game_id)
-    return found
+    return sorted(found)  # locked in one order by every path: two withdrawals at once wait, never deadlock
 
 
 def cards_swap_out(*, card_ids, now=None) -> list[int]:

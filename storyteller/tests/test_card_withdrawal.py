@@ -187,6 +187,16 @@ class TestReports:
         second = self.api(users[2]).post(f"/games/{game.pk}/cards/{card}/report", {})
         assert second.status_code == 201 and second.json()["hidden"] is True
         assert Card.objects.get(pk=card).hidden_at is not None
+        # The vote's table shows it as a placeholder, by the API's documented keys (the client checks them).
+        table = self.api(users[0]).get(f"/games/{game.pk}").json()["table"]
+        assert table[0] | {"mine": False} == {
+            "image": "",
+            "alt": "Card hidden after reports",
+            "alt_lang": "",
+            "hidden": True,
+            "position": 1,
+            "mine": False,
+        }
         assert list(CardReport.objects.filter(card_id=card).values_list("reason", flat=True)) == ["", "Not nice"]
 
     def test_only_a_card_the_player_has_seen_there(self, dream):
@@ -203,11 +213,12 @@ class TestReports:
         assert not CardReport.objects.exists()
         assert client.post(f"/games/{game.pk}/cards/{own}/report", {}).status_code == 201
 
-    def test_a_hidden_card_leaves_the_hands(self, dream, settings):
+    def test_a_hidden_card_leaves_the_hands(self, dream, settings, django_capture_on_commit_callbacks):
         settings.FABULA_CARD_REPORTS_TO_HIDE = 1
         game, users, deck = own_game()
         card = state_of(game).hands[1][0]
-        _report, hidden = card_report(game_id=game.pk, card_id=card, user=users[1], reason="")
+        with django_capture_on_commit_callbacks(execute=True):
+            _report, hidden = card_report(game_id=game.pk, card_id=card, user=users[1], reason="")
         assert hidden and card not in state_of(game).hands[1]
 
     def test_the_site_decks_cards_may_be_reported_too(self, dream):
