@@ -26,12 +26,13 @@ def _fresh_view_caches():
     from django.core.cache import caches
 
     from games.selectors.games import recent_games
-    from storyteller.selectors import card_faces
+    from storyteller.selectors import card_faces, deck_labels
 
     recent_games.clear()
     caches["views"].clear()
     caches["rates"].clear()
     card_faces.clear()
+    deck_labels.clear()
 
 
 @pytest.fixture(autouse=True)

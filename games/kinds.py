@@ -114,6 +114,21 @@ class GameKind:
         """The options of a new game, checked; raises ``GameError`` ("bad_options")."""
         return {}
 
+    def options_form_for(self, data=None, *, lang: str, user, initial: Mapping | None = None) -> forms.Form:
+        """``options_form`` for ``user``, who creates the game (a kind whose choices are the player's own,
+        such as their own content, overrides it)."""
+        return self.options_form(data, lang=lang, initial=initial)
+
+    def rematch_options(self, options: dict, *, old: Game) -> dict:
+        """A rematch's options, from ``old``'s (given to ``clean_options_for`` with the rematch's creator,
+        one of ``old``'s players)."""
+        return options
+
+    def clean_options_for(self, options: dict, *, max_seats: int, creator) -> dict:
+        """``clean_options`` for a game ``creator`` creates (a kind whose options may name what is
+        theirs alone overrides it)."""
+        return self.clean_options(options, max_seats=max_seats)
+
     def new_state(self, *, game: Game, seats: int, rng: random.Random, now: datetime) -> Any:
         """The engine's first state of a game that starts with ``seats`` players."""
         raise NotImplementedError

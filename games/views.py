@@ -107,7 +107,9 @@ def create(request):
     lang = "da" if (request.LANGUAGE_CODE or "").startswith("da") else "en"
     chosen = request.GET.get("kind")
     form = GameCreateForm(request.POST or None, initial={"kind": chosen} if kinds.get(chosen or "") else {})
-    option_forms = [(kind, kind.options_form(request.POST or None, lang=lang)) for kind in kinds.every()]
+    option_forms = [
+        (kind, kind.options_form_for(request.POST or None, lang=lang, user=request.user)) for kind in kinds.every()
+    ]
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         kind = form.chosen_kind()

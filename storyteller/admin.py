@@ -16,6 +16,7 @@ from games.admin import GameListFilter, ReadOnlyInline
 
 from .models import (
     Card,
+    CardReport,
     ClueMedia,
     Deck,
     StorytellerRound,
@@ -39,6 +40,7 @@ from .services.cards import (
     decks_set_active,
     tags_clean,
 )
+from .services.reports import card_remove, cards_keep
 
 # --- decks ---------------------------------------------------------------------------
 
@@ -447,6 +449,119 @@ def _picture(card: Card, *, width: int, height: int):
         width,
         height,
     )
+
+
+# --- reports ---------------------------------------------------------------------------
+
+
+class OpenReportFilter(admin.SimpleListFilter):
+    title = _("decision")
+    parameter_name = "open"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("To decide")), ("no", _("Decided"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(resolved_at__isnull=True)
+        if self.value() == "no":
+            return queryset.filter(resolved_at__isnull=False)
+        return queryset
+
+
+@admin.register(CardReport)
+class CardReportAdmin(admin.ModelAdmin):
+    """Players' reports of cards, with the picture (staff see every card's: ``selectors.staff_may_see_cards``),
+    the reason and the card's state; "Keep" shows a card again, "Remove" deletes it (issue 33)."""
+
+    list_display = (
+        "picture",
+        "card_state",
+        "card_deck",
+        "reason_column",
+        "reporter",
+        "game",
+        "created_at",
+        "resolved_at",
+    )
+    list_filter = (OpenReportFilter,)
+    list_select_related = ("card", "card__deck", "card__deck__owner", "reporter", "game")
+    ordering = ("resolved_at", "card", "-created_at")
+    readonly_fields = ("picture_large", "card", "reporter", "game", "reason", "created_at", "resolved_at")
+    fields = readonly_fields
+    actions = ("keep_cards", "remove_cards")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        if "open" not in request.GET and not request.GET.get("q") and request.method == "GET":
+            # The reports to decide first; "All" in the filter shows the others.
+            query = request.GET.copy()
+            query["open"] = "yes"
+            request.GET = query
+            request.META["QUERY_STRING"] = query.urlencode()
+        return super().changelist_view(request, extra_context)
+
+    @admin.display(description=_("picture"))
+    def picture(self, report):
+        return _picture(report.card, width=96, height=144)
+
+    @admin.display(description=_("picture"))
+    def picture_large(self, report):
+        return _picture(report.card, width=240, height=360)
+
+    @admin.display(description=_("card"))
+    def card_state(self, report):
+        card = report.card
+        if card.removed_at is not None:
+            state = _("removed")
+        elif card.hidden_at is not None:
+            state = _("hidden")
+        else:
+            state = _("shown")
+        open_reports = card.reports.filter(resolved_at__isnull=True).count()
+        return format_html(
+            "#{} · {}<br>{}",
+            card.pk,
+            state,
+            ngettext("%(n)d report to decide", "%(n)d reports to decide", open_reports) % {"n": open_reports},
+        )
+
+    @admin.display(description=_("deck"))
+    def card_deck(self, report):
+        deck = report.card.deck
+        return format_html("{}<br><span class='help'>{}</span>", deck.name or "—", deck.owner or _("the site's"))
+
+    @admin.display(description=_("reason"))
+    def reason_column(self, report):
+        return report.reason or "—"
+
+    @admin.action(description=_("Keep the cards: show them again, the reports decided"), permissions=["decide"])
+    def keep_cards(self, request, queryset):
+        cards = Card.objects.filter(pk__in=queryset.values("card_id"))
+        shown = cards_keep(cards=list(cards))
+        self.message_user(
+            request,
+            ngettext("%(n)d card is shown again.", "%(n)d cards are shown again.", shown) % {"n": shown},
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Remove the cards: their pictures deleted for good"), permissions=["decide"])
+    def remove_cards(self, request, queryset):
+        cards = Card.objects.filter(pk__in=queryset.values("card_id"))
+        deleted, kept = card_remove(cards=list(cards))
+        self.message_user(
+            request,
+            ngettext("%(n)d card is removed.", "%(n)d cards are removed.", deleted + kept) % {"n": deleted + kept},
+            messages.SUCCESS,
+        )
+
+    def has_decide_permission(self, request):
+        return request.user.has_perm("storyteller.change_card")
 
 
 # --- rounds ----------------------------------------------------------------------------

@@ -47,10 +47,27 @@ class StorytellerCreateIn(Request):
         '(a picture drawn on the clue form) and `sound` (a short recording); default `["words"]`.',
     )
     chat: bool | None = Field(default=None, description="Whether the table may chat during the game (default true).")
+    deck: int | None = Field(
+        default=None,
+        description="Storyteller: the card deck's id: one of the site's, or one of your decks or a deck shared with "
+        "you (`GET /api/v1/decks`). Default: the site's illustrated deck. A deck you may not use, or none, is 404 "
+        "`not_found`; a deck with too few cards for the seats 409 `deck_too_small`. A player's deck smaller than "
+        "the site's is topped up with the site's cards, unless `own_cards_only`.",
+    )
+    own_cards_only: bool | None = Field(
+        default=None,
+        description="Storyteller, with a player's `deck`: deal its cards only, never the site's (default false). "
+        "The deck must then hold the deal and one round (hand size × seats, plus the cards one round plays), "
+        "else 409 `deck_too_small`. Ignored for a site's deck.",
+    )
 
 
 class StorytellerOptions(Answer):
     deck: int | None = Field(default=None, description="The card deck's id.")
+    own_cards_only: bool = Field(default=False, description="A player's deck, never topped up with the site's cards.")
+    top_up: int | None = Field(
+        default=None, description="The site's deck that tops up a small player's deck (absent: not topped up)."
+    )
     target_score: int | None = Field(default=None, description="The house rule's score, if chosen.")
     hand_size: int | None = Field(default=None, description="The house rule's hand size, if chosen.")
     clue_modes: list[ClueMode] = Field(default=["words"], description="How a clue may be given.")
@@ -84,10 +101,22 @@ class ClueMediaOut(Answer):
 
 class Card(Answer):
     id: str
-    image: str = Field(description="An absolute URL (empty if the card's picture is gone).")
-    alt: str = Field(description="The picture in words, in the request's language where the card has them.")
+    image: str = Field(
+        description="The absolute URL that serves the picture to those who may see this game; empty for a card "
+        "removed or hidden (`removed`, `hidden`): show a grey placeholder."
+    )
+    alt: str = Field(
+        description="The picture in words, in the request's language where the card has them; for a removed or "
+        "hidden card, what the placeholder says (“Card removed”, “Card hidden after reports”)."
+    )
     alt_lang: str = Field(
         "", description="The language of `alt` when it is not the request's (the card has no words in it), else empty."
+    )
+    removed: bool = Field(
+        False, description="Sent (true) only when its owner or an admin deleted it: a grey placeholder, no picture."
+    )
+    hidden: bool = Field(
+        False, description="Sent (true) only when it is hidden after players reported it, until an admin decides."
     )
 
 
@@ -97,6 +126,8 @@ class TableCard(Answer):
     image: str
     alt: str
     alt_lang: str = ""
+    removed: bool = False
+    hidden: bool = False
     position: int
     mine: bool = Field(description="The caller's own card (or the storyteller's, for the storyteller).")
 
@@ -147,8 +178,29 @@ class StorytellerYou(You):
     storyteller_card: Card | None = Field(default=None, description="The storyteller only: the card of the clue.")
 
 
+class DeckOut(Answer):
+    """The deck a game is dealt from, for its players and spectators."""
+
+    id: int
+    name: str = Field(description="Its name (a player's deck's too: those who see the game may read it).")
+    owned_by: str | None = Field(description="The username of the player whose deck it is; null for the site's.")
+    owned_by_name: str = Field(description="Their name as the site shows it; empty for the site's decks.")
+    topped_up: bool = Field(description="A player's deck topped up with the site's cards.")
+
+
+class CardReportIn(Request):
+    reason: str = Field("", max_length=300, description="Why, in a few words (optional, at most 300 characters).")
+
+
+class CardReportOut(Answer):
+    card: str
+    hidden: bool = Field(description="Reports enough to hide it: it is hidden at once, until an admin decides.")
+
+
 class StorytellerView(GameViewBase):
     """A game of Storyteller as the caller may see it."""
+
+    deck: DeckOut | None = Field(default=None, description="The deck the game is dealt from.")
 
     kind: Literal["storyteller"]
     phase: Phase | None = Field(description="`clue`, `submit`, `vote`, or null before the start and after the end.")

@@ -12,5 +12,9 @@ class StorytellerConfig(AppConfig):
 
         from . import personal  # noqa: F401  (a person's uploads in their data export; gone with the account)
         from .kind import KIND
+        from .services.withdraw import cards_withdrawn_receiver
+        from .signals import cards_withdrawn
 
         kinds.register(KIND)
+        # Removed cards leave the games in progress (the decks' services send it, inside their transaction).
+        cards_withdrawn.connect(cards_withdrawn_receiver, dispatch_uid="storyteller.cards_withdrawn")

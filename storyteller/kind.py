@@ -76,6 +76,20 @@ class StorytellerKind(GameKind):
 
         return storyteller_options_clean(options, max_seats=max_seats)
 
+    def clean_options_for(self, options, *, max_seats, creator):
+        from .services.game import storyteller_options_clean
+
+        return storyteller_options_clean(options, max_seats=max_seats, creator=creator)
+
+    def rematch_options(self, options, *, old):
+        # A rematch is played on the old game's deck, whoever presses it: a player's deck goes on with its table.
+        return {**options, "rematch_of": old.pk}
+
+    def options_form_for(self, data=None, *, lang, user, initial=None):
+        from .forms import StorytellerOptionsForm
+
+        return StorytellerOptionsForm(data, lang=lang, initial=initial, user=user)
+
     def new_state(self, *, game, seats, rng, now):
         from .services.game import storyteller_new_state
 

@@ -1,10 +1,13 @@
 """A finished Storyteller game round by round, read from its round rows."""
 
+from django.utils.translation import get_language
+
 from games.models import Game, Seat
 from games.selectors.common import replay_players, replay_standings
 from storyteller.engine import rules as engine
 from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
-from storyteller.selectors import breakdown_out, clue_out
+from storyteller.models.cards import alt_language
+from storyteller.selectors import breakdown_out, card_face, clue_out
 from storyteller.services.game import storyteller_rules
 
 
@@ -36,6 +39,8 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
             "card__image",
             "card__alt_text",
             "card__alt_texts",
+            "card__hidden_at",
+            "card__removed_at",
             "owner__position",
         )
         .order_by("round_id", "position")
@@ -77,8 +82,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
             table.append(
                 {
                     "id": card.pk,
-                    "image": card.image.url if card.image else "",
-                    **card.alt_in(),
+                    **card_face(card, alt_language(get_language())),
                     "position": laid.position,
                     "owner": player(laid.owner.position),
                     "voters": [player(voter) for voter in their_voters],

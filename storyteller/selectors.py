@@ -8,6 +8,7 @@ of a revealed round.
 import time
 
 from django.conf import settings
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -22,21 +23,42 @@ from games.selectors.common import (
     view_waiting,
 )
 from storyteller.engine import rules as engine
-from storyteller.models import Card, ClueMedia
+from storyteller.models import Card, ClueMedia, Deck
 from storyteller.models.cards import alt_language, alt_languages
 from storyteller.services.game import storyteller_rules
 
 
 def _card(card: dict | None, card_id: int) -> dict:
-    if card is None:  # a card deleted from the database by hand: still playable
-        return {"id": card_id, "image": "", "alt": "", "alt_lang": ""}
+    if card is None:  # a card deleted from the database by hand: still playable, shown as removed
+        return {"id": card_id, "image": "", "alt": gettext("Card removed"), "alt_lang": "", "removed": True}
     return dict(card)
+
+
+# What a placeholder says in place of a picture no longer shown (rendered per language).
+REMOVED_TEXT = gettext_lazy("Card removed")
+HIDDEN_TEXT = gettext_lazy("Card hidden after reports")
+FACES_GENERATION_KEY = "storyteller:card-faces:generation"
+
+
+def card_face(card: Card, language: str) -> dict:
+    """What ``card`` shows in ``language``: its picture's URL and its words, or, removed (no picture) or hidden
+    after reports, a grey placeholder's words with no URL (``removed`` / ``hidden``: what the views say)."""
+    if card.removed_at is not None or not card.image:
+        with translation.override(language):
+            return {"id": card.pk, "image": "", "alt": str(REMOVED_TEXT), "alt_lang": "", "removed": True}
+    if card.hidden_at is not None:
+        with translation.override(language):
+            return {"id": card.pk, "image": "", "alt": str(HIDDEN_TEXT), "alt_lang": "", "hidden": True}
+    return {"id": card.pk, "image": card.image.url, **card.alt_in(language)}
 
 
 class _CardFaces:
     """What a card shows (its picture's URL, its words for screen readers in the active language), by
     card and language, kept in this process for ``ttl`` seconds: every view of every game shows cards,
     and a deck changes rarely (an admin's new words for a card show within that time).
+
+    A card hidden or removed must show as a placeholder at once, in every process: ``forget`` moves a
+    generation number in the shared cache, and each ``get`` that sees it moved forgets every face.
 
     A face's ``alt_lang`` is "" when its words are in the active language, else the language they
     are in (English, where a card has no translation): what an ``<img lang>`` says.
@@ -45,8 +67,16 @@ class _CardFaces:
     def __init__(self, ttl: float = 120.0):
         self.ttl = ttl
         self._faces: dict[tuple[int, str], tuple[float, dict]] = {}
+        self._generation = None
+
+    def _check_generation(self) -> None:
+        generation = cache.get(FACES_GENERATION_KEY, 0)
+        if generation != self._generation:
+            self._faces.clear()
+            self._generation = generation
 
     def get(self, ids) -> dict[int, dict]:
+        self._check_generation()
         language = alt_language(translation.get_language())
         now = time.monotonic()
         found = {}
@@ -60,23 +90,75 @@ class _CardFaces:
         if missing:
             # One read gives the faces in every language: the next viewer in another one reads nothing.
             languages = [settings.LANGUAGE_CODE, *alt_languages()]
-            for card in Card.objects.filter(pk__in=missing).only("pk", "image", "alt_text", "alt_texts"):
-                image = card.image.url if card.image else ""
+            for card in Card.objects.filter(pk__in=missing).only(
+                "pk", "image", "alt_text", "alt_texts", "hidden_at", "removed_at"
+            ):
                 for other in languages:
-                    self._faces[card.pk, other] = (now, {"id": card.pk, "image": image, **card.alt_in(other)})
+                    self._faces[card.pk, other] = (now, card_face(card, other))
                 found[card.pk] = self._faces[card.pk, language][1]
         return found
+
+    def forget(self) -> None:
+        """Cards were hidden, shown again or removed: every process reads every face afresh."""
+        try:
+            cache.incr(FACES_GENERATION_KEY)
+        except ValueError:  # not there yet (or evicted)
+            cache.set(FACES_GENERATION_KEY, int(time.time() * 1000), None)
+        self._faces.clear()
 
     def clear(self) -> None:
         self._faces.clear()
 
 
+class _DeckLabels:
+    """The deck a game is dealt from, as its views name it, kept in this process for ``ttl`` seconds."""
+
+    def __init__(self, ttl: float = 120.0):
+        self.ttl = ttl
+        self._labels: dict[int, tuple[float, dict | None]] = {}
+
+    def get(self, deck_id) -> dict | None:
+        if not isinstance(deck_id, int):
+            return None
+        now = time.monotonic()
+        entry = self._labels.get(deck_id)
+        if entry is None or now - entry[0] >= self.ttl:
+            deck = Deck.objects.filter(pk=deck_id).select_related("owner").first()
+            label = None
+            if deck is not None and deck.removed_at is None:  # a removed deck has no name left to say
+                owner = deck.owner
+                label = {
+                    "id": deck.pk,
+                    "name": deck.name,
+                    "owned_by": owner.username if owner is not None else None,
+                    "owned_by_name": owner.name if owner is not None else "",
+                }
+            entry = self._labels[deck_id] = (now, label)
+        return entry[1]
+
+    def clear(self) -> None:
+        self._labels.clear()
+
+
 card_faces = _CardFaces()
+deck_labels = _DeckLabels()
 
 
 def clue_media_url(*, game_id: int, media_id: int) -> str:
     """Where a clue's file is served to those who may see the game (pages' session, API's token)."""
     return reverse("storyteller:clue_media_file", args=[game_id, media_id])
+
+
+def staff_may_see_cards(user) -> bool:
+    """Whether ``user`` may see every card's picture, a player's own and a hidden one: staff who may look at
+    cards in the admin (reports are decided looking at the picture)."""
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and user.is_active
+        and user.is_staff
+        and user.has_perm("storyteller.view_card")
+    )
 
 
 def card_picture_by_name(*, name: str) -> Card | None:
@@ -85,7 +167,7 @@ def card_picture_by_name(*, name: str) -> Card | None:
     file, whatever the path says, and nothing for a name no database could hold (PostgreSQL takes no NUL)."""
     if not text_storable(name):
         return None
-    return Card.objects.filter(image=f"cards/{name}").only("pk", "image").first()
+    return Card.objects.filter(image=f"cards/{name}").only("pk", "image", "hidden_at").first()
 
 
 def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dict[int, str]) -> dict:
@@ -154,6 +236,10 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     }
     if me is not None:
         view["you"] |= {"is_storyteller": False, "submitted": [], "vote": None}
+    options = game.options or {}
+    label = deck_labels.get(options.get("deck"))
+    if label is not None:
+        view["deck"] = label | {"topped_up": bool(options.get("top_up"))}
     if game.state is None:
         return view
 

@@ -5,11 +5,13 @@ Each handler makes one service call and maps its errors to an answer.
 
 import mimetypes
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from ninja import File, Router, Status
+from ninja import Body, File, Router, Status
 from ninja.errors import Throttled
 from ninja.files import UploadedFile
 
@@ -18,9 +20,10 @@ from games.api.limits import rate_hit
 from games.media import media_response, media_viewer
 from games.services.errors import GameError
 
-from .api import ClueMediaOut
-from .selectors import card_picture_by_name
+from .api import CardReportIn, CardReportOut, ClueMediaOut
+from .selectors import card_picture_by_name, staff_may_see_cards
 from .services.media import MAX_SOUND_BYTES, clue_media_for_viewer, clue_media_upload
+from .services.reports import card_report
 
 STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
 
@@ -54,6 +57,49 @@ def add_api_routes(router: Router) -> None:
         rate_hit("actions", str(request.auth.pk))
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(file))
         return Status(201, {"id": media.pk})
+
+    @router.post(
+        "/games/{id:game_id}/cards/{id:card_id}/report",
+        summary="Report a card",
+        response={201: CardReportOut, **errors(400, 401, 403, 404, 409, 429)},
+        tags=["storyteller"],
+    )
+    def card_report_create(request, game_id: int, card_id: int, payload: CardReportIn = Body(...)):
+        """Players of the game: report a card you have seen in it (in your hand, handed in, on the table of the
+        vote, or in a revealed round), with an optional reason. Once per player and card: a second report is 409
+        `already_reported`. A card you have not seen in this game, or one removed, is 404 `not_found`; not a
+        player, 403 `not_a_player`. When FABULA_CARD_REPORTS_TO_HIDE players (2 by default) have reported it,
+        it is hidden at once (`"hidden": true`): games show a placeholder, and it leaves hands and draw piles of
+        the games in progress, until an admin keeps or removes it."""
+        rate_hit("actions", str(request.auth.pk))
+        _report, hidden = card_report(game_id=game_id, card_id=card_id, user=request.user, reason=payload.reason)
+        return Status(201, {"card": str(card_id), "hidden": hidden})
+
+
+@login_required
+@require_POST
+def card_report_page(request, game_id: int):
+    """The game page's "Report a card" form (session and CSRF token; ``card``: its id, ``reason``): reported,
+    back to the game with a message saying so; refused, the same with the refusal's words."""
+    card = request.POST.get("card", "")
+    try:
+        rate_hit("actions", f"user:{request.user.pk}")
+        _report, hidden = card_report(
+            game_id=game_id,
+            card_id=int(card) if card.isdigit() and len(card) < 19 else None,
+            user=request.user,
+            reason=request.POST.get("reason", ""),
+        )
+    except Throttled:
+        messages.error(request, _("Too many requests: wait a little and try again."))
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        if hidden:
+            messages.success(request, _("Thank you: the card is reported, and hidden until an admin looks at it."))
+        else:
+            messages.success(request, _("Thank you: the card is reported; an admin will look at it."))
+    return redirect("games:detail", game_id=game_id)
 
 
 @login_required
@@ -93,6 +139,9 @@ def card_picture_file(request, name: str):
     """A card's picture of the site's decks, at its ``image.url``: only a file that is a card's."""
     card = card_picture_by_name(name=name)
     if card is None:
+        raise Http404("no such card picture")
+    # A card hidden after reports is for the staff who decide on it, until they keep it.
+    if card.hidden_at is not None and not staff_may_see_cards(media_viewer(request)):
         raise Http404("no such card picture")
     content_type = mimetypes.guess_type(card.image.name)[0] or "application/octet-stream"
     extension = card.image.name.rsplit(".", 1)[-1]

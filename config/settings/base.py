@@ -350,6 +350,8 @@ CELERY_TASK_ROUTES = {
 # A player's rating reads "provisional" until they have finished this many rated games of a kind.
 FABULA_RATING_PROVISIONAL_GAMES = env.int("FABULA_RATING_PROVISIONAL_GAMES", default=10)
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
+# Reports from this many players hide a card at once, until an admin keeps or removes it (issue 33).
+FABULA_CARD_REPORTS_TO_HIDE = env.int("FABULA_CARD_REPORTS_TO_HIDE", default=2)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
 # "Play again": how long a rematch holds a seat for each player of the old table (games.services.games).

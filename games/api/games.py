@@ -146,7 +146,10 @@ def games_list(
 
 
 @router.post(
-    "/games", summary="Create a game", response={201: AnyGameView, **errors(400, 401, 429)}, exclude_unset=True
+    "/games",
+    summary="Create a game",
+    response={201: AnyGameView, **errors(400, 401, 404, 409, 429)},
+    exclude_unset=True,
 )
 def games_create(request, payload: GameCreateIn = Body(default_factory=GameCreateIn)):
     """Create a game of any kind; you take its first seat.

@@ -72,7 +72,7 @@ def game_create(
         raise GameError("bad_deadline", _("An asynchronous phase lasts from one hour to three days."), "invalid")
     if not isinstance(options, (dict, type(None))):
         raise GameError("bad_options", _("Game options must be an object."), "invalid")
-    options = spec.clean_options(options or {}, max_seats=max_seats)
+    options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator)
     with transaction.atomic():
         game = Game.objects.create(
             kind=spec.slug,
@@ -392,7 +392,7 @@ def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
             pace=old.pace,
             phase_seconds=old.phase_seconds,
             visibility=old.visibility,
-            options=dict(old.options),
+            options=kind_get(old.kind).rematch_options(dict(old.options), old=old),
         )
         others = [seat.user for seat in seats if seat.user_id != user.pk and seat.user.deleted_at is None]
         held = [other for other in others if not other.is_bot and other.is_active]

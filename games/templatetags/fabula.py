@@ -69,8 +69,20 @@ def card_picture(card: dict, *, zoom: bool = True, lazy: bool = True, css_class:
     """A picture card as every page draws it: its image, its description (``alt``, marked with the language it
     is written in when that is not the page's, ``alt_lang``) and, unless ``zoom`` is off, the button that opens
     it large. One tag for the dozen places a card is drawn; each card's HTML is made once per language."""
+    if not card.get("image"):  # removed, or hidden after reports: a grey placeholder that says so
+        return _card_placeholder(card.get("alt") or "", css_class)
     return _card_picture(
         card["image"], card["alt"], card.get("alt_lang") or "", zoom, lazy, css_class, get_language() if zoom else ""
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _card_placeholder(text, css_class) -> SafeString:
+    return format_html(
+        '<span class="card-placeholder{}" role="img" aria-label="{}"><span aria-hidden="true">{}</span></span>',
+        f" {css_class}" if css_class else "",
+        text,
+        text,
     )
 
 

@@ -75,6 +75,7 @@ EXCLUDED = {
     "games:open_seats": "POST only (the creator's button on the rematch's page)",
     "storyteller:clue_media_create": "POST only, answers JSON",
     "storyteller:clue_media_file": "a clue's picture or recording file",
+    "storyteller:card_report": "POST only: the game page's report form, back to the game",
     "chat:say": "POST only",
     "chat:mute": "POST only",
     "chat:report": "POST only",

@@ -76,7 +76,10 @@ class DeckQuerySet(models.QuerySet):
 
     def with_card_counts(self):
         return self.annotate(
-            cards_in_play=Count("cards", filter=Q(cards__is_retired=False)),
+            cards_in_play=Count(
+                "cards",
+                filter=Q(cards__is_retired=False, cards__hidden_at__isnull=True, cards__removed_at__isnull=True),
+            ),
             cards_retired=Count("cards", filter=Q(cards__is_retired=True)),
         )
 

@@ -97,7 +97,7 @@ def deck_for_new_game(*, deck: Deck | None, seats: int, hand_size: int | None = 
     """
     needed = storyteller_cards_needed(seats, hand_size)
     if deck is None:
-        playable = Deck.objects.filter(is_active=True).with_card_counts().filter(cards_in_play__gte=needed)
+        playable = Deck.objects.builtin().filter(is_active=True).with_card_counts().filter(cards_in_play__gte=needed)
         deck = playable.filter(slug=DEFAULT_DECK_SLUG).first() or playable.order_by("pk").first()
         if deck is None:
             raise GameError(
@@ -112,13 +112,96 @@ def deck_for_new_game(*, deck: Deck | None, seats: int, hand_size: int | None = 
         )
     in_play = Card.objects.in_play().filter(deck=deck).count()
     if in_play < needed:
-        raise GameError(
-            "deck_too_small",
-            _("The deck “%(deck)s” has %(count)d cards; %(seats)d players need at least %(needed)d.")
-            % {"deck": deck.name, "count": in_play, "seats": seats, "needed": needed},
-            "invalid",
-        )
+        raise _too_small(deck=deck, count=in_play, seats=seats, needed=needed)
     return deck
+
+
+def _too_small(*, deck: Deck, count: int, seats: int, needed: int) -> GameError:
+    # 409: the deck is well named, it just cannot deal this game (issue 33's contract).
+    return GameError(
+        "deck_too_small",
+        _("The deck “%(deck)s” has %(count)d cards; %(seats)d players need at least %(needed)d.")
+        % {"deck": deck.name, "count": count, "seats": seats, "needed": needed},
+        "conflict",
+    )
+
+
+def storyteller_cards_per_round(seats: int) -> int:
+    """Cards one round takes from the hands (and the refill from the draw pile): the storyteller's
+    and one a player, two each with three players (rules/storyteller.md)."""
+    return 1 + (seats - 1) * (2 if seats == 3 else 1)
+
+
+def own_cards_needed(seats: int, hand_size: int | None = None) -> int:
+    """Cards a player's deck must hold in play for "own cards only": the deal and one round's refill."""
+    return storyteller_cards_needed(seats, hand_size) + storyteller_cards_per_round(seats)
+
+
+def top_up_target(*, top_up: Deck | None, seats: int, hand_size: int | None = None) -> int:
+    """How many cards a game on a player's deck is dealt from by default: as many as the site's deck
+    would give it (a game as long as usual), at least the deal and one round."""
+    builtin = Card.objects.in_play().filter(deck=top_up).count() if top_up is not None else 0
+    return max(own_cards_needed(seats, hand_size), builtin)
+
+
+@dataclass(frozen=True)
+class DeckChoice:
+    """The deck a new game is dealt from; for a player's deck, the site's deck that tops it up
+    (None: it holds enough, or "own cards only")."""
+
+    deck: Deck
+    top_up: Deck | None = None
+    own_cards_only: bool = False
+
+    def options(self) -> dict:
+        if self.deck.owner_id is None:
+            return {"deck": self.deck.pk}
+        chosen = {"deck": self.deck.pk, "own_cards_only": self.own_cards_only}
+        if self.top_up is not None:
+            chosen["top_up"] = self.top_up.pk
+        return chosen
+
+
+NO_SUCH_DECK = _("There is no such card deck.")
+
+
+def deck_choice_for_new_game(
+    *,
+    deck_id: int | None,
+    creator,
+    seats: int,
+    hand_size: int | None = None,
+    own_cards_only: bool = False,
+    table_deck: bool = False,
+) -> DeckChoice:
+    """The deck ``creator`` chose for a new game of ``seats`` (None: the site's default), checked.
+
+    A site's deck: as ``deck_for_new_game``. A player's deck must be one ``creator`` may use (their own, or
+    shared with them), else 404 ``not_found`` as for no deck at all: another player's deck is not
+    said to exist (``table_deck``: the rematch of a game ``creator`` played on it, which its table may
+    go on with). With ``own_cards_only`` it must hold the deal and one round (else 409
+    ``deck_too_small``); without, a deck smaller than the site's is topped up from the site's deck.
+    """
+    if deck_id is None:
+        return DeckChoice(deck=deck_for_new_game(deck=None, seats=seats, hand_size=hand_size))
+    deck = Deck.objects.filter(pk=deck_id, removed_at__isnull=True).first()
+    if deck is None:
+        raise GameError("not_found", NO_SUCH_DECK, "not_found")
+    if deck.owner_id is None:
+        return DeckChoice(deck=deck_for_new_game(deck=deck, seats=seats, hand_size=hand_size))
+    user_id = getattr(creator, "pk", None)
+    if not table_deck and (user_id is None or not Deck.objects.usable_by(creator).filter(pk=deck.pk).exists()):
+        raise GameError("not_found", NO_SUCH_DECK, "not_found")
+    in_play = Card.objects.in_play().filter(deck=deck).count()
+    if own_cards_only:
+        needed = own_cards_needed(seats, hand_size)
+        if in_play < needed:
+            raise _too_small(deck=deck, count=in_play, seats=seats, needed=needed)
+        return DeckChoice(deck=deck, own_cards_only=True)
+    top_up = deck_for_new_game(deck=None, seats=seats, hand_size=hand_size)
+    if in_play >= top_up_target(top_up=top_up, seats=seats, hand_size=hand_size):
+        return DeckChoice(deck=deck)
+    return DeckChoice(deck=deck, top_up=top_up)
 
 
 # --- retiring and restoring ----------------------------------------------------------

@@ -18,7 +18,7 @@ from storyteller.models import (
     StorytellerVote,
 )
 
-from .cards import deck_for_new_game
+from .cards import NO_SUCH_DECK, deck_choice_for_new_game, deck_for_new_game, own_cards_needed, top_up_target
 
 TARGET_SCORE_MIN = 5
 TARGET_SCORE_MAX = 100
@@ -29,12 +29,13 @@ CLUE_MODES = ("words", "drawing", "sound")
 DEFAULT_CLUE_MODES = ["words"]
 
 
-def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
-    """A new game's options, checked: ``deck`` (a deck's id; default: the illustrated
-    deck) and the house rules: ``target_score`` (also end at this score, 5 to 100),
-    ``hand_size`` (4 to 8 cards; default 6, 7 with 3 players), ``clue_modes`` (how a
-    clue may be given: a non-empty subset of words, drawing, sound; default words)
-    and ``chat`` (the table talks; default on)."""
+def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) -> dict:
+    """A new game's options, checked: ``deck`` (a deck's id: a site's deck, or a player's deck
+    ``creator`` may use; default: the illustrated deck), ``own_cards_only`` (a player's deck only, never
+    topped up from the site's deck; default false) and the house rules: ``target_score`` (also end at
+    this score, 5 to 100), ``hand_size`` (4 to 8 cards; default 6, 7 with 3 players), ``clue_modes``
+    (how a clue may be given: a non-empty subset of words, drawing, sound; default words) and ``chat``
+    (the table talks; default on)."""
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
@@ -51,15 +52,35 @@ def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
     if not isinstance(chat, bool):
         raise GameError("bad_options", _("Chat is on or off."), "invalid")
     cleaned["chat"] = chat
+    own_only = options.get("own_cards_only", False)
+    if own_only is None:
+        own_only = False
+    if not isinstance(own_only, bool):
+        raise GameError("bad_options", _("“Own cards only” is on or off."), "invalid")
     deck = options.get("deck")
-    if deck not in (None, "") and not isinstance(deck, Deck):
-        if not _is_int(deck):
-            raise GameError("bad_options", _("There is no such card deck."), "invalid")
-        deck = Deck.objects.filter(pk=deck).first()
-        if deck is None:
-            raise GameError("bad_options", _("There is no such card deck."), "invalid")
+    if isinstance(deck, Deck):
+        deck = deck.pk
+    if deck in (None, ""):
+        deck = None
+    elif not _is_int(deck):
+        raise GameError("bad_options", NO_SUCH_DECK, "invalid")
     # Enough cards for the house rule's hand, or the usual one, at every seat.
-    cleaned["deck"] = deck_for_new_game(deck=deck or None, seats=max_seats, hand_size=cleaned.get("hand_size")).pk
+    # A rematch (``rematch_of``: set by the kind, never by a client) goes on with the old game's deck.
+    rematch_of = options.get("rematch_of")
+    played = (
+        deck is not None
+        and _is_int(rematch_of)
+        and Game.objects.filter(pk=rematch_of, seats__user_id=getattr(creator, "pk", None), options__deck=deck).exists()
+    )
+    choice = deck_choice_for_new_game(
+        deck_id=deck,
+        creator=creator,
+        seats=max_seats,
+        hand_size=cleaned.get("hand_size"),
+        own_cards_only=own_only,
+        table_deck=played,
+    )
+    cleaned.update(choice.options())
     return cleaned
 
 
@@ -92,12 +113,39 @@ def _is_int(value) -> bool:
 
 def storyteller_new_state(*, game: Game, seats: int, rng) -> engine.State:
     """Deal a game from the deck its options name (chosen when it was created)."""
-    card_ids = list(Card.objects.in_play().filter(deck_id=game.options.get("deck")).values_list("id", flat=True))
+    card_ids = storyteller_deal_cards(options=game.options, seats=seats, rng=rng)
     options = engine.Options(target_score=game.options.get("target_score"), hand_size=game.options.get("hand_size"))
     try:
         return engine.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
     except RuleError as error:
         raise from_rule_error(error, kinds.get(game.kind)) from None
+
+
+def storyteller_deal_cards(*, options: dict, seats: int, rng) -> list[int]:
+    """The cards a game is dealt from (the engine shuffles them).
+
+    A site's deck: its cards in play. A player's deck: its cards in play, topped up with the site's
+    deck's (``top_up``, picked at random) to as many as the site's deck would give; with
+    ``own_cards_only`` not topped up, unless cards removed or hidden since the game was created leave
+    too few for the deal and one round: then only those are made up, so the game can still start.
+    """
+    deck_id = options.get("deck")
+    own = list(Card.objects.in_play().filter(deck_id=deck_id).values_list("id", flat=True))
+    deck = Deck.objects.filter(pk=deck_id).only("pk", "owner").first()
+    if deck is None or deck.owner_id is None:
+        return own
+    hand_size = options.get("hand_size")
+    top_up = Deck.objects.filter(pk=options["top_up"]).first() if options.get("top_up") else None
+    if options.get("own_cards_only") or top_up is None:
+        target = own_cards_needed(seats, hand_size)
+    else:
+        target = top_up_target(top_up=top_up, seats=seats, hand_size=hand_size)
+    if len(own) >= target:
+        return own
+    if top_up is None:
+        top_up = deck_for_new_game(deck=None, seats=seats, hand_size=hand_size)
+    spare = list(Card.objects.in_play().filter(deck=top_up).exclude(pk__in=own).values_list("id", flat=True))
+    return own + rng.sample(spare, min(len(spare), target - len(own)))
 
 
 def storyteller_record(*, game: Game, before, after, now) -> None:

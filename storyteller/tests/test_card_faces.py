@@ -32,3 +32,25 @@ def test_new_words_for_a_card_show_once_the_faces_are_old():
         assert view_for(game, users[1])["hand"][0]["alt"] == "A lighthouse in a storm"
     finally:
         card_faces.ttl = ttl
+
+
+def test_a_hidden_card_shows_its_placeholder_at_once_in_every_process():
+    from django.utils import timezone
+
+    from storyteller.selectors import _CardFaces
+    from storyteller.services.withdraw import cards_faces_changed
+
+    game, users = started_game(4)
+    other_process = _CardFaces()  # another web process's faces, read before the card was hidden
+    card_id = view_for(game, users[1])["hand"][0]["id"]
+    assert other_process.get([card_id])[card_id]["image"]
+    Card.objects.filter(pk=card_id).update(hidden_at=timezone.now())
+    cards_faces_changed()
+    assert other_process.get([card_id])[card_id] == {
+        "id": card_id,
+        "image": "",
+        "alt": "Card hidden after reports",
+        "alt_lang": "",
+        "hidden": True,
+    }
+    assert view_for(game, users[1])["hand"][0].get("hidden") is True

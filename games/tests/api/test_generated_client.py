@@ -192,6 +192,17 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     assert max(player.score for player in final.players) >= 5 and final.winners and final.standings
     assert final.last_round.table and all(card.owner for card in final.last_round.table)
 
+    # A card seen in the game, reported (issue 33): enough players' reports hide it.
+    seen = final.last_round.table[0].id
+    report = guest.call(
+        operation("storyteller", "card_report_create"),
+        client=guest.client,
+        game_id=game.id,
+        card_id=int(seen),
+        body=models.CardReportIn(reason="not for this table"),
+    )
+    assert report.status_code == 201 and report.parsed.card == seen and report.parsed.hidden is False
+
     # Play again with the same people: the old game's view points to the rematch, with its invite code.
     again = guest.games("games_rematch", game_id=game.id)
     assert again.status_code == 201 and again.parsed.id != game.id and again.parsed.you.is_creator

@@ -91,6 +91,7 @@ def test_the_schema_documents_every_endpoint(client):
         ("DELETE", f"{API}/games/{{game_id}}/mute"),
         ("POST", f"{API}/games/{{game_id}}/bots"),
         ("POST", f"{API}/games/{{game_id}}/clue-media"),
+        ("POST", f"{API}/games/{{game_id}}/cards/{{card_id}}/report"),
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["StorytellerView"]["properties"]
