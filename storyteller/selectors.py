@@ -8,12 +8,13 @@ of a revealed round.
 import time
 
 from django.conf import settings
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.text import text_storable
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatHold
 from games.selectors.common import (
     seat_of,
     usernames,
@@ -21,6 +22,7 @@ from games.selectors.common import (
     view_finish,
     view_waiting,
 )
+from games.selectors.games import game_visible_to
 from storyteller.engine import rules as engine
 from storyteller.models import Card, ClueMedia
 from storyteller.models.cards import alt_language, alt_languages
@@ -79,13 +81,51 @@ def clue_media_url(*, game_id: int, media_id: int) -> str:
     return reverse("storyteller:clue_media_file", args=[game_id, media_id])
 
 
-def card_picture_by_name(*, name: str) -> Card | None:
-    """The card of the site's decks whose picture is stored as ``cards/<name>`` (None: no card's): their
-    pictures are for everyone (the home page shows them). Only a card's stored name is found: no other
-    file, whatever the path says, and nothing for a name no database could hold (PostgreSQL takes no NUL)."""
+def card_picture_by_name(*, name: str, user=None) -> Card | None:
+    """The card whose picture is stored as ``cards/<name>``, if ``user`` may see it (None: no card's, or not
+    theirs to see). Only a card's stored name is found: no other file, whatever the path says, and nothing
+    for a name no database could hold (PostgreSQL takes no NUL).
+
+    - The site's decks' pictures are for everyone (the home page shows them), but a card hidden after
+      reports (only an admin sees it then, to decide).
+    - A player's own card: for its owner (a hidden one too: their deck page marks it), the players the deck
+      is shared with, and whoever may see a game played on the deck (``game_visible_to``: its players, and
+      anyone at all for a public game); not hidden, for all but its owner and the admins. Anyone else: None.
+    """
     if not text_storable(name):
         return None
-    return Card.objects.filter(image=f"cards/{name}").only("pk", "image").first()
+    card = (
+        Card.objects.filter(image=f"cards/{name}")
+        .select_related("deck")
+        .only("pk", "image", "hidden_at", "removed_at", "deck__owner_id", "deck__removed_at")
+        .first()
+    )
+    if card is None or card.removed_at is not None:
+        return None
+    authenticated = user is not None and user.is_authenticated
+    if authenticated and user.is_staff:
+        return card  # the admins' moderation shows any card
+    deck = card.deck
+    if deck.owner_id is None:
+        return card if card.hidden_at is None and deck.removed_at is None else None
+    if authenticated and deck.owner_id == user.pk:
+        return card
+    if card.hidden_at is not None or deck.removed_at is not None:
+        return None
+    if authenticated and deck.shared_with.filter(pk=user.pk).exists():
+        return card
+    return card if _deck_game_visible(deck_id=deck.pk, user=user) else None
+
+
+def _deck_game_visible(*, deck_id: int, user) -> bool:
+    """Whether ``user`` may see one of the games played on the deck (``game.options["deck"]``): a public one,
+    or one they sit at (or hold a seat in): the games' own rule (``game_visible_to``) decides."""
+    games = Game.objects.filter(kind="storyteller", options__deck=deck_id)
+    who = Q(visibility=Game.Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        who |= Q(seats__user=user) | Q(pk__in=SeatHold.objects.filter(user=user).values("game"))
+    candidates = games.filter(who).distinct().order_by("-pk")[:20]
+    return any(game_visible_to(game=game, user=user) for game in candidates)
 
 
 def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dict[int, str]) -> dict:

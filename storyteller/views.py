@@ -90,10 +90,15 @@ def clue_media_file(request, game_id: int, media_id: int):
 
 @require_GET
 def card_picture_file(request, name: str):
-    """A card's picture of the site's decks, at its ``image.url``: only a file that is a card's."""
-    card = card_picture_by_name(name=name)
+    """A card's picture, at its ``image.url``: only a file that is a card's, and a player's own card only for
+    those who may see it (``card_picture_by_name``: by the page's session or an API client's bearer token).
+    Anyone else gets 404, as for a file that does not exist."""
+    card = card_picture_by_name(name=name, user=media_viewer(request))
     if card is None:
         raise Http404("no such card picture")
     content_type = mimetypes.guess_type(card.image.name)[0] or "application/octet-stream"
     extension = card.image.name.rsplit(".", 1)[-1]
-    return media_response(file=card.image, content_type=content_type, download_name=f"card.{extension}", max_age=86400)
+    # A player's picture may stop being one's to see (unshared, deleted): a browser keeps it a short while.
+    max_age = 86400 if card.deck.owner_id is None else 300
+    download_name = f"card.{extension}"
+    return media_response(file=card.image, content_type=content_type, download_name=download_name, max_age=max_age)

@@ -6,6 +6,7 @@ a player's browser receives is never the uploaded file itself (no scripts, no
 EXIF with a location, no odd format), and no file name of the uploader is kept.
 """
 
+import contextlib
 import csv
 import html
 import io
@@ -301,12 +302,11 @@ def _to_card(image: Image.Image) -> Image.Image:
     icc = image.info.get("icc_profile")
     image = image.convert("RGB")
     if icc:  # a phone's wide-gamut photo (Display P3): its colours in sRGB, as browsers take an untagged picture
-        try:
+        # A profile that cannot be read: the pixels as they are.
+        with contextlib.suppress(ImageCms.PyCMSError, OSError, ValueError, TypeError):
             image = ImageCms.profileToProfile(
                 image, ImageCms.ImageCmsProfile(io.BytesIO(icc)), ImageCms.createProfile("sRGB"), outputMode="RGB"
             )
-        except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
-            pass  # a profile that cannot be read: the pixels as they are
     image.info.clear()  # nothing of the original's metadata travels with the pixels
     # Crop the middle to 2:3, then scale to the card.
     return ImageOps.fit(image, CARD_SIZE, method=Image.Resampling.LANCZOS)
