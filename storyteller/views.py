@@ -55,6 +55,10 @@ def add_api_routes(router: Router) -> None:
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(file))
         return Status(201, {"id": media.pk})
 
+    from .deck_api import add_deck_routes
+
+    add_deck_routes(router)
+
 
 @login_required
 @require_POST

@@ -36,7 +36,7 @@ from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_language
 from storyteller.models.rounds import StorytellerRound
 from storyteller.signals import cards_withdrawn
 
-from .cards import IMAGE_FORMATS, CardImageError, PreparedImage, card_image_prepare
+from .cards import IMAGE_FORMATS, MAX_IMAGE_BYTES, CardImageError, PreparedImage, card_image_prepare
 
 try:  # HEIC/HEIF (iPhones' photos): pillow-heif registers its decoder with Pillow
     import pillow_heif
@@ -315,6 +315,15 @@ def _own_card(*, user, deck_id, card_id, lock: bool = True) -> Card:
     if card is None:
         raise GameError("not_found", _("There is no such card in this deck."), "not_found")
     return card
+
+
+def card_get(*, user, deck_id, card_id) -> Card:
+    """A card of ``user``'s own deck (``not_owner``, ``not_found`` as for the deck)."""
+    return _own_card(user=user, deck_id=deck_id, card_id=card_id, lock=False)
+
+
+def too_large_message():
+    return _("It is larger than %(mb)d MB.") % {"mb": MAX_IMAGE_BYTES // (1024 * 1024)}
 
 
 def card_alt_edit(*, user, deck_id, card_id, alt, language: str | None = None) -> Card:
