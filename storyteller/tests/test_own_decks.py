@@ -127,7 +127,9 @@ def test_a_deck_is_made_filled_listed_and_emptied_through_the_api(alice):
     assert added.status_code == 201, added.content
     card = added.json()
     assert set(card) >= {"id", "image", "alt"}
-    assert card["alt"] == "The cat asleep on a keyboard" and card["image"].startswith("http://testserver/media/cards/own/")
+    assert card["alt"] == "The cat asleep on a keyboard" and card["image"].startswith(
+        "http://testserver/media/cards/own/"
+    )
     stored = Card.objects.get(pk=card["id"])
     assert stored.size == len(stored.image.read()) > 0 and stored.alt_language == "en" and not stored.is_retired
 
