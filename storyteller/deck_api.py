@@ -14,6 +14,7 @@ from games.api.schemas import Answer, Request
 from games.services.errors import GameError
 from storyteller.models import Card, Deck
 from storyteller.models.cards import ALT_TEXT_MAX_LENGTH
+from storyteller.selectors import card_picture_url
 from storyteller.services import own_decks
 from storyteller.services.cards import MAX_IMAGE_BYTES
 
@@ -76,7 +77,7 @@ class ShareIn(Request):
 def card_out(request, card: Card) -> dict:
     return {
         "id": card.pk,
-        "image": request.build_absolute_uri(card.image.url) if card.image else "",
+        "image": request.build_absolute_uri(url) if (url := card_picture_url(card)) else "",
         "alt": card.alt_text,
         "alt_lang": card.alt_language or "en",
         "waiting": own_decks.card_is_waiting(card),

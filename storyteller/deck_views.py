@@ -15,6 +15,7 @@ from games.api.limits import rate_hit
 from games.services.errors import GameError
 
 from .models.cards import ALT_TEXT_MAX_LENGTH
+from .selectors import card_picture_url
 from .services import own_decks
 from .services.cards import MAX_IMAGE_BYTES
 
@@ -28,7 +29,7 @@ def _wants_json(request) -> bool:
 def card_json(card) -> dict:
     return {
         "id": card.pk,
-        "image": card.image.url if card.image else "",
+        "image": card_picture_url(card),
         "alt": card.alt_text,
         "waiting": own_decks.card_is_waiting(card),
     }
@@ -105,6 +106,9 @@ def deck_page(request, deck_id: int):
     except GameError:
         raise Http404("no such deck") from None
     mine = deck.owner_id == request.user.pk
+    shown = own_decks.deck_cards(deck=deck, user=request.user)
+    for card in shown:
+        card.picture_url = card_picture_url(card)
     cards, used = own_decks.own_usage(user=request.user)
     max_cards, max_bytes = own_decks.own_limits()
     return render(
@@ -113,7 +117,7 @@ def deck_page(request, deck_id: int):
         {
             "deck": deck,
             "mine": mine,
-            "cards": own_decks.deck_cards(deck=deck, user=request.user),
+            "cards": shown,
             "shared_with": sorted(other.username for other in deck.shared_with.all()) if mine else [],
             "quota": _quota(cards, used, max_cards, max_bytes),
             "alt_max": ALT_TEXT_MAX_LENGTH,

@@ -81,6 +81,15 @@ def clue_media_url(*, game_id: int, media_id: int) -> str:
     return reverse("storyteller:clue_media_file", args=[game_id, media_id])
 
 
+def card_picture_url(card: Card) -> str:
+    """Where a card's picture is served through its door (``card_picture``), whatever the storage: checked for
+    each viewer there, then streamed or redirected to a short-lived signed URL. "" for a card without one."""
+    name = card.image.name if card.image else ""
+    if not name.startswith("cards/"):
+        return ""
+    return reverse("card_picture", kwargs={"name": name.removeprefix("cards/")})
+
+
 def card_picture_by_name(*, name: str, user=None) -> Card | None:
     """The card whose picture is stored as ``cards/<name>``, if ``user`` may see it (None: no card's, or not
     theirs to see). Only a card's stored name is found: no other file, whatever the path says, and nothing
