@@ -462,3 +462,44 @@ def test_the_upload_route_takes_a_photos_body(settings):
     assert settings.FABULA_BODY_LIMITS["api-v1:deck_card_create"] > 10 * 1024 * 1024
     assert reverse("api-v1:deck_card_create", args=[3]) == "/api/v1/decks/3/cards"
     assert reverse("decks:card_upload", args=[3]) == "/decks/3/cards/"
+
+
+# --- the pages ---------------------------------------------------------------------------------
+
+
+def test_the_pages_without_javascript(alice, bob):
+    made = alice.page.post("/decks/", {"name": "Kitchen"})
+    deck = Deck.objects.get(owner=alice.user)
+    assert made.status_code == 302 and made["Location"] == f"/decks/{deck.pk}/"
+    page = alice.page.get(f"/decks/{deck.pk}/")
+    assert page.status_code == 200 and b"0 of 300 cards, 0 of 100 MB" in page.content
+    # One picture with its words, a plain form: in play at once.
+    added = alice.page.post(
+        f"/decks/{deck.pk}/cards/",
+        {"file": SimpleUploadedFile("p.jpg", photo(), content_type="image/jpeg"), "alt": "A spoon"},
+    )
+    assert added.status_code == 302
+    card = Card.objects.in_play().get(deck=deck)
+    assert card.alt_text == "A spoon"
+    # Without words, the form refuses it and keeps nothing.
+    alice.page.post(f"/decks/{deck.pk}/cards/", {"file": SimpleUploadedFile("q.jpg", photo(), "image/jpeg")})
+    assert Card.objects.filter(deck=deck).count() == 1
+    page = alice.page.get(f"/decks/{deck.pk}/", follow=True)
+    assert b"1 of 300 cards" in page.content and b"A spoon" in page.content
+
+    # Strangers: 404, even for a change; a player it is shared with sees it, cannot change it.
+    assert bob.page.get(f"/decks/{deck.pk}/").status_code == 404
+    assert bob.page.post(f"/decks/{deck.pk}/delete/").status_code == 404
+    alice.page.post(f"/decks/{deck.pk}/share/", {"username": "BOB"})
+    assert list(deck.shared_with.values_list("username", flat=True)) == ["bob"]
+    shown = bob.page.get(f"/decks/{deck.pk}/")
+    assert shown.status_code == 200 and b"A spoon" in shown.content and b"Delete this deck" not in shown.content
+    assert b"Kitchen" in bob.page.get("/decks/").content
+    refused = bob.page.post(f"/decks/{deck.pk}/cards/{card.pk}/delete/", headers={"Accept": "application/json"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_owner"
+    assert Card.objects.filter(pk=card.pk).exists()
+
+    alice.page.post(f"/decks/{deck.pk}/cards/{card.pk}/delete/")
+    assert not Card.objects.filter(pk=card.pk).exists()
+    alice.page.post(f"/decks/{deck.pk}/delete/")
+    assert not Deck.objects.filter(pk=deck.pk).exists()
