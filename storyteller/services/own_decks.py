@@ -98,10 +98,10 @@ def decks_of(*, user):
 
 def deck_cards(*, deck: Deck, user) -> list[Card]:
     """The deck's cards in their order, as ``user`` may see them: its owner every live card (a hidden one too,
-    marked by ``hidden_at``), a player it is shared with only those in play or waiting for their words."""
+    marked by ``hidden_at``), a player it is shared with only those in play."""
     cards = Card.objects.filter(deck=deck, removed_at__isnull=True).order_by("position", "pk")
-    if deck.owner_id != user.pk:
-        cards = cards.filter(hidden_at__isnull=True)
+    if deck.owner_id != user.pk:  # not a hidden one, nor one whose words its owner has not confirmed
+        cards = cards.filter(hidden_at__isnull=True, is_retired=False)
     return list(cards)
 
 
