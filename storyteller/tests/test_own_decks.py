@@ -503,3 +503,36 @@ def test_the_pages_without_javascript(alice, bob):
     assert not Card.objects.filter(pk=card.pk).exists()
     alice.page.post(f"/decks/{deck.pk}/delete/")
     assert not Deck.objects.filter(pk=deck.pk).exists()
+
+
+def test_an_xmp_description_is_suggested_and_unconfirmed_words_stay_the_owners(alice, bob):
+    xmp = (
+        b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        b'<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt>'
+        b'<rdf:li xml:lang="x-default">Two cats &amp; a dog</rdf:li></rdf:Alt></dc:description>'
+        b"</rdf:Description></rdf:RDF></x:xmpmeta>"
+    )
+    deck = new_deck(alice)
+    response = alice.page.post(
+        f"/decks/{deck['id']}/cards/",
+        {"file": SimpleUploadedFile("p.jpg", photo(xmp=xmp), content_type="image/jpeg")},
+        headers={"Accept": "application/json"},
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["alt"] == "Two cats & a dog" and response.json()["waiting"] is True
+    camera = photo(exif=_described_by("OLYMPUS DIGITAL CAMERA"))
+    plain = alice.page.post(
+        f"/decks/{deck['id']}/cards/",
+        {"file": SimpleUploadedFile("q.jpg", camera, content_type="image/jpeg")},
+        headers={"Accept": "application/json"},
+    )
+    assert plain.json()["alt"] == ""  # a camera's default says nothing of the picture
+    alice.api.post(f"/decks/{deck['id']}/shares", {"username": "bob"})
+    assert bob.api.get(f"/decks/{deck['id']}").json()["cards"] == []  # words not confirmed: not shown yet
+    assert len(alice.api.get(f"/decks/{deck['id']}").json()["cards"]) == 2
+
+
+def _described_by(text):
+    exif = Image.Exif()
+    exif[0x010E] = text
+    return exif
