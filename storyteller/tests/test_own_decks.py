@@ -536,3 +536,63 @@ def _described_by(text):
     exif = Image.Exif()
     exif[0x010E] = text
     return exif
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_real_server_takes_a_photos_body_and_refuses_a_larger_one(asgi_server):
+    """Through the ASGI server's body reader (config.handlers): a body of 10.2 MB reaches the route (and is
+    refused as too large a picture, 400 bad_media); one of 11 MB is refused unread (413)."""
+    import urllib.error
+    import urllib.request
+    import uuid
+
+    user = UserFactory()
+    _token, secret = token_create(user=user, name="tests")
+    deck = own_decks_create(user)
+
+    def post(size: int):
+        boundary = uuid.uuid4().hex
+        body = (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="alt"\r\n\r\nA picture\r\n'
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\n'
+                "Content-Type: image/jpeg\r\n\r\n"
+            ).encode()
+            + b"\xff\xd8\xff"
+            + b"\0" * size
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
+        request = urllib.request.Request(
+            f"{asgi_server.url}/api/v1/decks/{deck.pk}/cards",
+            data=body,
+            headers={"Authorization": f"Bearer {secret}", "Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    status, answer = post(10 * 1024 * 1024 + 200 * 1024)
+    assert (status, answer["error"]["code"]) == (400, "bad_media")
+    # 11 MB declared: answered at once from the headers, before a byte of the body is sent.
+    import http.client
+    from urllib.parse import urlsplit
+
+    address = urlsplit(asgi_server.url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+    connection.putrequest("POST", f"/api/v1/decks/{deck.pk}/cards")
+    connection.putheader("Authorization", f"Bearer {secret}")
+    connection.putheader("Content-Type", "multipart/form-data; boundary=x")
+    connection.putheader("Content-Length", str(11 * 1024 * 1024))
+    connection.endheaders()
+    response = connection.getresponse()
+    assert (response.status, json.loads(response.read())["error"]["code"]) == (413, "too_large")
+    connection.close()
+    assert not Card.objects.filter(deck=deck).exists()
+
+
+def own_decks_create(user):
+    from storyteller.services.own_decks import deck_create
+
+    return deck_create(user=user, name="Server")
