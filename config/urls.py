@@ -25,6 +25,7 @@ urlpatterns = [
     path("games/", include("storyteller.urls")),  # games/<id>/clue-media/...
     path("", include("chat.urls")),  # games/<id>/chat/...: the game page's chat panel
     path("games/", include("bots.urls")),  # games/<id>/bots/
+    path("decks/", include("storyteller.deck_urls")),  # a player's own decks
     path("notifications/", include("notifications.urls")),
     path("", include("notifications.root_urls")),  # sw.js, manifest.webmanifest
     path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/

@@ -25,6 +25,7 @@ from .models import (
     StorytellerVote,
 )
 from .models.cards import ALT_TEXT_MAX_LENGTH, alt_languages
+from .selectors import card_picture_url
 from .services.cards import (
     MAX_IMAGE_BYTES,
     MAX_ZIP_BYTES,
@@ -442,8 +443,8 @@ def _picture(card: Card, *, width: int, height: int):
     return format_html(
         '<a href="{}" target="_blank" rel="noopener">'
         '<img src="{}" alt="{}"{} width="{}" height="{}" loading="lazy"></a>',
-        card.image.url,
-        card.image.url,
+        card_picture_url(card),
+        card_picture_url(card),
         face["alt"],
         format_html(' lang="{}"', face["alt_lang"]) if face["alt_lang"] else "",
         width,

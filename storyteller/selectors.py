@@ -9,12 +9,13 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.text import text_storable
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatHold
 from games.selectors.common import (
     seat_of,
     usernames,
@@ -22,6 +23,7 @@ from games.selectors.common import (
     view_finish,
     view_waiting,
 )
+from games.selectors.games import game_visible_to
 from storyteller.engine import rules as engine
 from storyteller.models import Card, ClueMedia, Deck
 from storyteller.models.cards import alt_language, alt_languages
@@ -49,7 +51,7 @@ def card_face(card: Card, language: str) -> dict:
     if card.hidden_at is not None:
         with translation.override(language):
             return {"id": card.pk, "image": "", "alt": str(HIDDEN_TEXT), "alt_lang": "", "hidden": True}
-    return {"id": card.pk, "image": card.image.url, **card.alt_in(language)}
+    return {"id": card.pk, "image": card_picture_url(card), **card.alt_in(language)}
 
 
 class _CardFaces:
@@ -91,7 +93,7 @@ class _CardFaces:
             # One read gives the faces in every language: the next viewer in another one reads nothing.
             languages = [settings.LANGUAGE_CODE, *alt_languages()]
             for card in Card.objects.filter(pk__in=missing).only(
-                "pk", "image", "alt_text", "alt_texts", "hidden_at", "removed_at"
+                "pk", "image", "alt_text", "alt_texts", "alt_language", "hidden_at", "removed_at"
             ):
                 for other in languages:
                     self._faces[card.pk, other] = (now, card_face(card, other))
@@ -161,13 +163,60 @@ def staff_may_see_cards(user) -> bool:
     )
 
 
-def card_picture_by_name(*, name: str) -> Card | None:
-    """The card of the site's decks whose picture is stored as ``cards/<name>`` (None: no card's): their
-    pictures are for everyone (the home page shows them). Only a card's stored name is found: no other
-    file, whatever the path says, and nothing for a name no database could hold (PostgreSQL takes no NUL)."""
+def card_picture_url(card: Card) -> str:
+    """Where a card's picture is served through its door (``card_picture``), whatever the storage: checked for
+    each viewer there, then streamed or redirected to a short-lived signed URL. "" for a card without one."""
+    name = card.image.name if card.image else ""
+    if not name.startswith("cards/"):
+        return ""
+    return reverse("card_picture", kwargs={"name": name.removeprefix("cards/")})
+
+
+def card_picture_by_name(*, name: str, user=None) -> Card | None:
+    """The card whose picture is stored as ``cards/<name>``, if ``user`` may see it (None: no card's, or not
+    theirs to see). Only a card's stored name is found: no other file, whatever the path says, and nothing
+    for a name no database could hold (PostgreSQL takes no NUL).
+
+    - The site's decks' pictures are for everyone (the home page shows them), but a card hidden after
+      reports (only an admin sees it then, to decide).
+    - A player's own card: for its owner (a hidden one too: their deck page marks it), the players the deck
+      is shared with, and whoever may see a game played on the deck (``game_visible_to``: its players, and
+      anyone at all for a public game); not hidden, for all but its owner and the admins. Anyone else: None.
+    """
     if not text_storable(name):
         return None
-    return Card.objects.filter(image=f"cards/{name}").only("pk", "image", "hidden_at").first()
+    card = (
+        Card.objects.filter(image=f"cards/{name}")
+        .select_related("deck")
+        .only("pk", "image", "hidden_at", "removed_at", "deck__owner_id", "deck__removed_at")
+        .first()
+    )
+    if card is None or card.removed_at is not None:
+        return None
+    authenticated = user is not None and user.is_authenticated
+    if staff_may_see_cards(user):
+        return card  # the admins' moderation shows any card, a hidden one too
+    deck = card.deck
+    if deck.owner_id is None:
+        return card if card.hidden_at is None and deck.removed_at is None else None
+    if authenticated and deck.owner_id == user.pk:
+        return card
+    if card.hidden_at is not None or deck.removed_at is not None:
+        return None
+    if authenticated and deck.shared_with.filter(pk=user.pk).exists():
+        return card
+    return card if _deck_game_visible(deck_id=deck.pk, user=user) else None
+
+
+def _deck_game_visible(*, deck_id: int, user) -> bool:
+    """Whether ``user`` may see one of the games played on the deck (``game.options["deck"]``): a public one,
+    or one they sit at (or hold a seat in): the games' own rule (``game_visible_to``) decides."""
+    games = Game.objects.filter(kind="storyteller", options__deck=deck_id)
+    who = Q(visibility=Game.Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        who |= Q(seats__user=user) | Q(pk__in=SeatHold.objects.filter(user=user).values("game"))
+    candidates = games.filter(who).distinct().order_by("-pk")[:20]
+    return any(game_visible_to(game=game, user=user) for game in candidates)
 
 
 def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dict[int, str]) -> dict:

@@ -21,7 +21,7 @@ from games.media import media_response, media_viewer
 from games.services.errors import GameError
 
 from .api import CardReportIn, CardReportOut, ClueMediaOut
-from .selectors import card_picture_by_name, staff_may_see_cards
+from .selectors import card_picture_by_name
 from .services.media import MAX_SOUND_BYTES, clue_media_for_viewer, clue_media_upload
 from .services.reports import card_report
 
@@ -74,6 +74,10 @@ def add_api_routes(router: Router) -> None:
         rate_hit("actions", str(request.auth.pk))
         _report, hidden = card_report(game_id=game_id, card_id=card_id, user=request.user, reason=payload.reason)
         return Status(201, {"card": str(card_id), "hidden": hidden})
+
+    from .deck_api import add_deck_routes
+
+    add_deck_routes(router)
 
 
 @login_required
@@ -136,13 +140,15 @@ def clue_media_file(request, game_id: int, media_id: int):
 
 @require_GET
 def card_picture_file(request, name: str):
-    """A card's picture of the site's decks, at its ``image.url``: only a file that is a card's."""
-    card = card_picture_by_name(name=name)
+    """A card's picture, at its ``image.url``: only a file that is a card's, and a player's own card only for
+    those who may see it (``card_picture_by_name``: by the page's session or an API client's bearer token).
+    Anyone else gets 404, as for a file that does not exist."""
+    card = card_picture_by_name(name=name, user=media_viewer(request))
     if card is None:
-        raise Http404("no such card picture")
-    # A card hidden after reports is for the staff who decide on it, until they keep it.
-    if card.hidden_at is not None and not staff_may_see_cards(media_viewer(request)):
         raise Http404("no such card picture")
     content_type = mimetypes.guess_type(card.image.name)[0] or "application/octet-stream"
     extension = card.image.name.rsplit(".", 1)[-1]
-    return media_response(file=card.image, content_type=content_type, download_name=f"card.{extension}", max_age=86400)
+    # A player's picture may stop being one's to see (unshared, deleted): a browser keeps it a short while.
+    max_age = 86400 if card.deck.owner_id is None else 300
+    download_name = f"card.{extension}"
+    return media_response(file=card.image, content_type=content_type, download_name=download_name, max_age=max_age)

@@ -356,6 +356,10 @@ FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
 # "Play again": how long a rematch holds a seat for each player of the old table (games.services.games).
 FABULA_REMATCH_HOLD_SECONDS = env.int("FABULA_REMATCH_HOLD_SECONDS", default=48 * 3600)
+# A player's own decks (storyteller.services.own_decks): at most this many cards, and bytes of pictures as
+# stored (re-encoded at card size), over all their decks; beyond either, an upload is 409 "quota".
+FABULA_OWN_CARDS_MAX = env.int("FABULA_OWN_CARDS_MAX", default=300)
+FABULA_OWN_CARDS_MAX_BYTES = env.int("FABULA_OWN_CARDS_MAX_BYTES", default=100 * 1024 * 1024)
 # Beat: due phases expire (games.tasks), turn emails and reminders go out
 # (notifications.emails). Both work from columns, so a missed run costs only delay.
 CELERY_BEAT_SCHEDULE = {
@@ -466,6 +470,9 @@ FABULA_BODY_LIMITS = {
     # A drawn or sung clue: a sound of at most 1 MB (storyteller.services.media).
     "storyteller:clue_media_create": MB + 64 * 1024,
     "api-v1:clue_media_create": MB + 64 * 1024,
+    # A player's own card: a picture of at most 10 MB (storyteller.services.own_decks), its alt text, the form.
+    "api-v1:deck_card_create": 10 * MB + 512 * 1024,
+    "decks:card_upload": 10 * MB + 512 * 1024,
     # The admin's: a deck's zip of at most 50 MB, a card's picture of 10 MB (storyteller.services.cards).
     "admin:storyteller_deck_import": 51 * MB,
     "admin:storyteller_card_add": 11 * MB,

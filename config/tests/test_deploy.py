@@ -124,6 +124,10 @@ def test_the_proxy_bounds_bodies_and_slow_clients_as_the_site_does():
     assert caddy_size(bounds["other_bodies"]) == settings.FABULA_BODY_MAX_BYTES
     assert caddy_size(bounds["clue_media"]) == settings.FABULA_BODY_LIMITS["api-v1:clue_media_create"]
     assert caddy_size(bounds["admin"]) == max(settings.FABULA_BODY_LIMITS.values())
+    assert caddy_size(bounds["own_card"]) == settings.FABULA_BODY_LIMITS["api-v1:deck_card_create"]
+    assert settings.FABULA_BODY_LIMITS["decks:card_upload"] == settings.FABULA_BODY_LIMITS["api-v1:deck_card_create"]
+    own_card = re.search(r"@own_card path_regexp own_card (\S+)", caddyfile).group(1)
+    assert re.match(own_card, "/api/v1/decks/3/cards") and re.match(own_card, "/decks/3/cards/")
     clue_media = re.search(r"@clue_media path_regexp (\S+)", caddyfile).group(1)
     assert re.match(clue_media, "/api/v1/games/12/clue-media") and re.match(clue_media, "/games/12/clue-media/")
     assert re.search(r"read_header \d+s", caddyfile)

@@ -89,7 +89,15 @@ EXCLUDED = {
     "notifications:game_mute": "POST only (a game's mute button)",
     "service_worker": "the service worker's script",
     "web_manifest": "the web app manifest (JSON)",
-    "card_picture": "a card's picture file (the site's decks)",
+    "card_picture": "a card's picture file (the site's decks, and a player's own for those who may see it)",
+    "decks:rename": "POST only (a deck's page)",
+    "decks:delete": "POST only (a deck's page)",
+    "decks:share": "POST only (a deck's page)",
+    "decks:unshare": "POST only (a deck's page)",
+    "decks:card_upload": "POST only, answers JSON to the deck page's script",
+    "decks:card_alt": "POST only (a deck's page)",
+    "decks:card_move": "POST only (a deck's page)",
+    "decks:card_delete": "POST only (a deck's page)",
     "^(?P<rest>.*)$": "the API's JSON answer to a path it does not know",
 }
 EXCLUDED_API_PAGES = {"api-v1:openapi-view"}  # in the excluded namespace, yet an HTML page: visited
@@ -213,6 +221,16 @@ def make_site(rng: random.Random) -> dict:
     )
     assert site["ta_finished"].status == Game.Status.FINISHED
 
+    # A deck of alice's own, one card described and one waiting for its words, shared with bob.
+    from storyteller.models import Card as OwnCard
+    from storyteller.models import Deck as OwnDeck
+
+    own = OwnDeck.objects.create(owner=alice, name="Holiday", slug="own-a11y")
+    own.shared_with.add(bob)
+    OwnCard.objects.create(deck=own, image="cards/own/a11y-1.webp", alt_text="A boat on a lake", position=1)
+    OwnCard.objects.create(deck=own, image="cards/own/a11y-2.webp", alt_text="", is_retired=True, position=2)
+    site["own_deck"] = own
+
     stats_rebuild(now=timezone.now())
     assert LeaderboardEntry.objects.exists(), "the leaderboards have entries"
     assert Notification.objects.filter(user=alice).exists(), "alice has notifications"
@@ -252,6 +270,9 @@ def make_visits(site: dict) -> list[Visit]:
         Visit("lobby", "alice", reverse("games:lobby")),
         Visit("lobby, signed out", "", reverse("games:lobby")),
         Visit("my games", "alice", reverse("games:mine")),
+        Visit("my decks", "alice", reverse("decks:list")),
+        Visit("my deck", "alice", reverse("decks:deck", args=[site["own_deck"].pk])),
+        Visit("a deck shared with me", "bob", reverse("decks:deck", args=[site["own_deck"].pk])),
         Visit("new game", "alice", reverse("games:create")),
         Visit("rules", "", reverse("games:rules_index")),
         Visit("invitation", "erin", reverse("games:invite", kwargs={"code": site["st_open"].invite_code})),

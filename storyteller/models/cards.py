@@ -230,19 +230,22 @@ class Card(models.Model):
     def alt_in(self, language: str | None = None) -> dict:
         """The picture in words in ``language`` (default: the active one), as views show it:
         ``{"alt": text, "alt_lang": ""}``, or the English text with ``"alt_lang": "en"`` where the card
-        has no words in that language (an ``<img lang="en">`` lets a screen reader say them right)."""
-        return card_alt(self.alt_text, self.alt_texts, language)
+        has no words in that language (an ``<img lang="en">`` lets a screen reader say them right). A player's
+        own card's words are in the language they wrote them in (``alt_language``)."""
+        return card_alt(self.alt_text, self.alt_texts, language, source=self.alt_language)
 
 
-def card_alt(alt_text: str, alt_texts: dict | None, language: str | None = None) -> dict:
-    """See ``Card.alt_in``: the same from the two columns, for code that reads them as values."""
+def card_alt(alt_text: str, alt_texts: dict | None, language: str | None = None, *, source: str = "") -> dict:
+    """See ``Card.alt_in``: the same from the columns, for code that reads them as values (``source``: the
+    language ``alt_text`` is in; empty, the site's own)."""
     wanted = alt_language(translation.get_language() if language is None else language)
-    if wanted != settings.LANGUAGE_CODE:
+    source = alt_language(source) if source else settings.LANGUAGE_CODE
+    if wanted != source:
         text = (alt_texts or {}).get(wanted)
         if isinstance(text, str) and text:
             return {"alt": text, "alt_lang": ""}
         if alt_text:
-            return {"alt": alt_text, "alt_lang": settings.LANGUAGE_CODE}
+            return {"alt": alt_text, "alt_lang": source}
     return {"alt": alt_text, "alt_lang": ""}
 
 

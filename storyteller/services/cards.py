@@ -6,9 +6,12 @@ a player's browser receives is never the uploaded file itself (no scripts, no
 EXIF with a location, no odd format), and no file name of the uploader is kept.
 """
 
+import contextlib
 import csv
+import html
 import io
 import json
+import re
 import warnings
 import zipfile
 from dataclasses import dataclass, field
@@ -20,8 +23,9 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
+from accounts.text import TextRefused, text_clean
 from games.services.errors import GameError
 from storyteller.models import Card, Deck
 from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_languages, validate_alt_texts
@@ -32,6 +36,7 @@ CARD_SIZE = (480, 720)  # width, height: every card, whatever was uploaded
 MIN_SOURCE_SIZE = (240, 360)  # smaller pictures would look blurred once enlarged
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")
 WEBP_QUALITY = 85
+DRAFT_SIDE = 2 * max(CARD_SIZE)  # a JPEG is decoded no smaller than this on either side
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
 MAX_IMAGE_PIXELS = 40_000_000  # decoded, a picture takes about 4 bytes a pixel
 MAX_ZIP_BYTES = 50 * 1024 * 1024
@@ -64,6 +69,8 @@ class PreparedImage:
     """A checked picture, already at card size and encoded as WebP."""
 
     content: bytes = field(repr=False)
+    # The picture's own description (EXIF, XMP), for its uploader to confirm: "" if it has none.
+    suggested_alt: str = ""
 
 
 @dataclass(frozen=True)
@@ -252,34 +259,104 @@ def _one_line(text: str) -> str:
     return "".join(char for char in " ".join(text.split()) if char.isprintable())
 
 
-def card_image_prepare(*, name: str, data: bytes) -> PreparedImage:
-    """Check an uploaded picture and turn it into a card image, or raise ``CardImageError``."""
+def card_image_prepare(
+    *,
+    name: str,
+    data: bytes,
+    formats: tuple[str, ...] = IMAGE_FORMATS,
+    max_pixels: int = MAX_IMAGE_PIXELS,
+    refuse_animation: bool = False,
+    suggest_alt: bool = False,
+) -> PreparedImage:
+    """Check an uploaded picture and turn it into a card image, or raise ``CardImageError``.
+
+    ``formats``: the Pillow formats read (a player's own deck adds HEIF where pillow-heif is installed);
+    ``max_pixels``: the decompression-bomb limit of this path, checked on the header's size before any
+    pixel is decoded; ``refuse_animation``: an animated picture (GIF, APNG, animated WebP) is refused
+    rather than cut to its first frame; ``suggest_alt``: the picture's own description, if it has one
+    (EXIF ImageDescription or XPComment, XMP dc:description), as ``suggested_alt``, for its uploader to
+    confirm. Whatever the picture carried (EXIF, XMP, ICC profile, GPS position) stays behind: the card
+    is re-encoded from its pixels, turned the way its EXIF orientation says first, with no metadata.
+    """
     if len(data) > MAX_IMAGE_BYTES:
         raise CardImageError(_("It is larger than %(mb)d MB.") % {"mb": MAX_IMAGE_BYTES // MB})
     if _looks_like_svg(name, data):
         raise CardImageError(_("SVG pictures are refused: they can carry scripts. Export it as PNG, JPEG or WebP."))
+    suggested = ""
     try:
         # Pillow warns about a picture of too many pixels and refuses one of far
         # too many; both are refused here, before anything is decoded.
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as probe:
-                _check_dimensions(*probe.size)
+            with Image.open(io.BytesIO(data), formats=formats) as probe:
+                _check_dimensions(*probe.size, max_pixels=max_pixels)
+                if refuse_animation and (getattr(probe, "is_animated", False) or getattr(probe, "n_frames", 1) > 1):
+                    raise CardImageError(_("Animated pictures are refused: send a still one."))
                 probe.verify()
-            with Image.open(io.BytesIO(data), formats=IMAGE_FORMATS) as image:
+            with Image.open(io.BytesIO(data), formats=formats) as image:
+                if suggest_alt:
+                    suggested = _described(image)
+                # A JPEG is decoded at 1/2, 1/4 or 1/8 of its size where that still leaves twice the card's
+                # longer side both ways (a phone's 12 megapixels at half): several times less to decode and
+                # scale, no visible loss at card size. Other formats ignore it.
+                image.draft(None, (DRAFT_SIDE, DRAFT_SIDE))
                 image.load()
                 card = _to_card(image)
     except CardImageError:
         raise
     except UnidentifiedImageError:
+        if "HEIF" in formats:
+            raise CardImageError(_("It is not a JPEG, PNG, WebP or HEIC picture.")) from None
         raise CardImageError(_("It is not a PNG, JPEG or WebP picture.")) from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise CardImageError(_too_many_pixels()) from None
+        raise CardImageError(_too_many_pixels(max_pixels)) from None
     except Exception:  # Pillow reports damaged data with many exception types
         raise CardImageError(_("The picture is damaged or incomplete.")) from None
     out = io.BytesIO()
+    # No exif=, icc_profile= nor xmp=: the WebP holds the pixels and nothing else.
     card.save(out, format="WEBP", quality=WEBP_QUALITY)
-    return PreparedImage(content=out.getvalue())
+    return PreparedImage(content=out.getvalue(), suggested_alt=suggested)
+
+
+# What cameras write as a picture's description when nobody described it: no help to anyone.
+CAMERA_DESCRIPTIONS = frozenset(
+    {"olympus digital camera", "sony dsc", "default", "image", "picture", "photo", "digital camera", "samsung"}
+)
+XMP_DESCRIPTION = re.compile(rb"<dc:description>.*?<rdf:li[^>]*>(.*?)</rdf:li>", re.DOTALL)
+
+
+def _described(image: Image.Image) -> str:
+    """What the picture says of itself, if anything: one line of at most ``ALT_TEXT_MAX_LENGTH`` characters
+    that the text policy keeps (``accounts.text``), else ""."""
+    found: list[str] = []
+    exif = image.getexif()
+    description = exif.get(0x010E)  # ImageDescription
+    if isinstance(description, bytes):
+        description = description.decode("utf-8", "replace")
+    if isinstance(description, str):
+        found.append(description)
+    comment = exif.get(0x9C9C)  # XPComment (Windows): UTF-16LE bytes, or a tuple of them
+    if isinstance(comment, tuple):
+        comment = bytes(comment)
+    if isinstance(comment, bytes):
+        found.append(comment.decode("utf-16-le", "replace"))
+    xmp = image.info.get("xmp") or image.info.get("XML:com.adobe.xmp")
+    if isinstance(xmp, str):
+        xmp = xmp.encode("utf-8", "replace")
+    if isinstance(xmp, bytes):
+        match = XMP_DESCRIPTION.search(xmp)
+        if match:
+            found.append(html.unescape(match.group(1).decode("utf-8", "replace")))
+    for text in found:
+        text = _one_line(text.replace("\x00", " "))
+        if not text or text.lower() in CAMERA_DESCRIPTIONS:
+            continue
+        try:
+            text = text_clean(text)
+        except TextRefused:
+            continue
+        return text[:ALT_TEXT_MAX_LENGTH]
+    return ""
 
 
 def _looks_like_svg(name: str, data: bytes) -> bool:
@@ -289,13 +366,13 @@ def _looks_like_svg(name: str, data: bytes) -> bool:
     return head.startswith(b"<") and b"<svg" in head
 
 
-def _too_many_pixels():
-    return _("It has more than %(mp)d million pixels.") % {"mp": MAX_IMAGE_PIXELS // 1_000_000}
+def _too_many_pixels(max_pixels: int = MAX_IMAGE_PIXELS):
+    return _("It has more than %(mp)d million pixels.") % {"mp": max_pixels // 1_000_000}
 
 
-def _check_dimensions(width: int, height: int) -> None:
-    if width * height > MAX_IMAGE_PIXELS:
-        raise CardImageError(_too_many_pixels())
+def _check_dimensions(width: int, height: int, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None:
+    if width * height > max_pixels:
+        raise CardImageError(_too_many_pixels(max_pixels))
     min_width, min_height = MIN_SOURCE_SIZE
     if width < min_width or height < min_height:
         raise CardImageError(
@@ -310,7 +387,15 @@ def _to_card(image: Image.Image) -> Image.Image:
         image = image.convert("RGBA")
         opaque = Image.new("RGBA", image.size, "white")
         image = Image.alpha_composite(opaque, image)
+    icc = image.info.get("icc_profile")
     image = image.convert("RGB")
+    if icc:  # a phone's wide-gamut photo (Display P3): its colours in sRGB, as browsers take an untagged picture
+        # A profile that cannot be read: the pixels as they are.
+        with contextlib.suppress(ImageCms.PyCMSError, OSError, ValueError, TypeError):
+            image = ImageCms.profileToProfile(
+                image, ImageCms.ImageCmsProfile(io.BytesIO(icc)), ImageCms.createProfile("sRGB"), outputMode="RGB"
+            )
+    image.info.clear()  # nothing of the original's metadata travels with the pixels
     # Crop the middle to 2:3, then scale to the card.
     return ImageOps.fit(image, CARD_SIZE, method=Image.Resampling.LANCZOS)
 

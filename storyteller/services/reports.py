@@ -16,9 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from games.services.errors import GameError
 from games.services.locking import game_lock
 from storyteller.engine import rules as engine
-from storyteller.models import Card, CardDeal, CardReport, StorytellerTableCard
-from storyteller.signals import cards_withdrawn
+from storyteller.models import Card, CardReport
 
+from .own_decks import cards_remove
 from .withdraw import cards_faces_changed, cards_swap_out
 
 REASON_MAX_LENGTH = CardReport._meta.get_field("reason").max_length
@@ -115,44 +115,14 @@ def _bump_games_showing(ids) -> None:
 
 
 def card_remove(*, cards, now=None) -> tuple[int, int]:
-    """Remove cards (an admin's "Remove"), by the rule of issue 33: a card never dealt (in no hand, on no
-    table) is deleted with its picture; any other keeps its row, "removed": its picture deleted, its words and
-    tags emptied, ``removed_at`` set, so that finished games keep its id and show a placeholder. Their open
-    reports are decided; ``cards_withdrawn`` takes them out of the games in progress. Returns (deleted, kept
-    removed)."""
+    """Remove cards (an admin's "Remove") by the one removal rule (``own_decks.cards_remove``: a card never
+    dealt goes with its picture; any other keeps its row, "removed", so that finished games keep its id and
+    show a placeholder; ``cards_withdrawn`` takes them out of the games in progress), and decide their open
+    reports. Returns (deleted, kept removed)."""
     now = now or timezone.now()
     ids = [card.pk for card in cards]
-    deleted = kept = 0
-    files: list = []
     with transaction.atomic():
-        rows = list(Card.objects.select_for_update().filter(pk__in=ids, removed_at__isnull=True))
-        dealt = set(CardDeal.objects.filter(card_id__in=ids).values_list("card_id", flat=True))
-        dealt |= set(StorytellerTableCard.objects.filter(card_id__in=ids).values_list("card_id", flat=True))
-        withdrawn = []
-        for card in rows:
-            if card.image:
-                files.append((card.image.storage, card.image.name))
-            if card.pk not in dealt:
-                card.delete()
-                deleted += 1
-                continue
-            card.image = ""
-            card.alt_text = ""
-            card.alt_texts = {}
-            card.tags = ""
-            card.removed_at = now
-            card.save(update_fields=["image", "alt_text", "alt_texts", "tags", "removed_at"])
-            CardReport.objects.filter(card=card, resolved_at__isnull=True).update(resolved_at=now)
-            withdrawn.append(card.pk)
-            kept += 1
-        if withdrawn:
-            cards_withdrawn.send(sender=Card, card_ids=withdrawn)
-        else:
-            cards_faces_changed()
-
-        def delete_files():
-            for storage, name in files:
-                storage.delete(name)
-
-        transaction.on_commit(delete_files)  # a rollback keeps the pictures with their rows
-    return deleted, kept
+        removed = cards_remove(cards=Card.objects.filter(pk__in=ids))
+        kept = set(Card.objects.filter(pk__in=removed).values_list("pk", flat=True))
+        CardReport.objects.filter(card_id__in=kept, resolved_at__isnull=True).update(resolved_at=now)
+    return len(removed) - len(kept), len(kept)

@@ -15,6 +15,7 @@ from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.play import play_step, view_for
 from storyteller.engine import rules as engine
 from storyteller.models import Card, CardDeal, CardReport
+from storyteller.selectors import card_picture_url
 from storyteller.services.reports import card_remove, card_report
 from storyteller.signals import cards_withdrawn
 
@@ -146,13 +147,17 @@ class TestPlaceholders:
         html = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
         assert 'aria-label="Card removed"' in html and 'aria-label="Card hidden after reports"' in html
 
-    def test_a_hidden_cards_picture_is_for_staff_only(self, dream, client):
+    def test_a_hidden_cards_picture_is_for_staff_and_its_owner_only(self, dream, client):
         game, users, deck = own_game()
         card = Card.objects.get(pk=state_of(game).hands[0][0])
-        url = card.image.url
-        client.force_login(users[0])
+        url = card_picture_url(card)
+        client.force_login(users[1])  # a player of the game, not the deck's owner
         assert client.get(url).status_code == 200
         Card.objects.filter(pk=card.pk).update(hidden_at=timezone.now())
+        assert client.get(url).status_code == 404
+        client.force_login(users[0])  # its owner still sees it (their deck page marks it hidden)
+        assert client.get(url).status_code == 200
+        client.force_login(UserFactory(is_staff=True))  # staff without the right to look at cards
         assert client.get(url).status_code == 404
         client.force_login(UserFactory(is_staff=True, is_superuser=True))
         assert client.get(url).status_code == 200

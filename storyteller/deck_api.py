@@ -1,0 +1,242 @@
+"""A player's own decks over the API: make, list, rename, share and delete decks; upload, describe, reorder and
+delete their pictures. Each handler makes one service call (``storyteller.services.own_decks``)."""
+
+from typing import Literal
+
+from django.utils import translation
+from ninja import File, Form, Router, Status
+from ninja.files import UploadedFile
+from pydantic import Field
+
+from games.api.errors import errors
+from games.api.limits import rate_hit
+from games.api.schemas import Answer, Request
+from games.services.errors import GameError
+from storyteller.models import Card, Deck
+from storyteller.models.cards import ALT_TEXT_MAX_LENGTH
+from storyteller.selectors import card_picture_url
+from storyteller.services import own_decks
+from storyteller.services.cards import MAX_IMAGE_BYTES
+
+TAGS = ["decks"]
+
+
+class DeckCardOut(Answer):
+    id: int
+    image: str = Field(description="The absolute URL that serves the picture (to those who may see the deck).")
+    alt: str = Field(description="The picture in words, as its owner wrote them (in `alt_lang`).")
+    alt_lang: str = Field(description="The language the owner wrote `alt` in.")
+    waiting: bool = Field(
+        False,
+        description="Uploaded from a page without its words: not dealt until its owner confirms `alt` (a suggestion "
+        "read from the picture, or empty).",
+    )
+    hidden: bool = Field(
+        False, description="Hidden after players reported it (only its owner sees it, until an admin decides)."
+    )
+
+
+class DeckOut(Answer):
+    id: int
+    name: str
+    cards: list[DeckCardOut] = Field(description="The deck's cards in their order.")
+    owner: str = Field(description="The owner's username.")
+    shared: bool = Field(
+        description="True: another player's deck, shared with you (you may play on it, not change it)."
+    )
+    shared_with: list[str] = Field(description="Usernames the deck is shared with (for its owner; empty for others).")
+
+
+class Quota(Answer):
+    cards: int = Field(description="Cards you hold over all your decks.")
+    max_cards: int
+    bytes: int = Field(description="Bytes your pictures take, as stored.")
+    max_bytes: int
+
+
+class DeckList(Answer):
+    decks: list[DeckOut] = Field(description="Your decks first, then those shared with you, by name.")
+    quota: Quota
+
+
+class DeckIn(Request):
+    name: str = Field(min_length=1, max_length=80)
+
+
+class DeckCardChange(Request):
+    alt: str | None = Field(
+        None, min_length=1, max_length=ALT_TEXT_MAX_LENGTH, description="New words (confirms them)."
+    )
+    move: Literal["up", "down"] | None = Field(None, description="One place up or down the deck's order.")
+
+
+class ShareIn(Request):
+    username: str = Field(min_length=1, max_length=150)
+
+
+def card_out(request, card: Card) -> dict:
+    return {
+        "id": card.pk,
+        "image": request.build_absolute_uri(url) if (url := card_picture_url(card)) else "",
+        "alt": card.alt_text,
+        "alt_lang": card.alt_language or "en",
+        "waiting": own_decks.card_is_waiting(card),
+        "hidden": card.hidden_at is not None,
+    }
+
+
+def deck_out(request, deck: Deck) -> dict:
+    user = request.user
+    mine = deck.owner_id == user.pk
+    return {
+        "id": deck.pk,
+        "name": deck.name,
+        "cards": [card_out(request, card) for card in own_decks.deck_cards(deck=deck, user=user)],
+        "owner": deck.owner.username if deck.owner_id else "",
+        "shared": not mine,
+        "shared_with": sorted(other.username for other in deck.shared_with.all()) if mine else [],
+    }
+
+
+def _read(upload) -> bytes:
+    if upload.size is not None and upload.size > MAX_IMAGE_BYTES:
+        raise GameError("bad_media", own_decks.too_large_message(), "invalid")
+    return upload.read(MAX_IMAGE_BYTES + 1)
+
+
+def add_deck_routes(router: Router) -> None:
+    """The decks' endpoints, beside the games'."""
+
+    @router.post(
+        "/decks", summary="Make a deck of your own", response={201: DeckOut, **errors(400, 401, 429)}, tags=TAGS
+    )
+    def deck_create(request, payload: DeckIn):
+        """A new, empty deck of your own pictures, private to you: `{"name"}` (1 to 80 characters). It answers
+        the deck, `cards` its (empty) list of cards `{"id", "image", "alt"}`."""
+        rate_hit("actions", str(request.auth.pk))
+        deck = own_decks.deck_create(user=request.user, name=payload.name)
+        return Status(201, deck_out(request, deck))
+
+    @router.get("/decks", summary="Your decks", response={200: DeckList, **errors(401, 429)}, tags=TAGS)
+    def deck_list(request):
+        """Your decks and those shared with you (never anyone else's), with your quota: at most 300 cards and
+        100 MB of pictures over all your decks."""
+        cards, used = own_decks.own_usage(user=request.user)
+        max_cards, max_bytes = own_decks.own_limits()
+        return {
+            "decks": [deck_out(request, deck) for deck in own_decks.decks_of(user=request.user)],
+            "quota": {"cards": cards, "max_cards": max_cards, "bytes": used, "max_bytes": max_bytes},
+        }
+
+    @router.get("/decks/{id:deck_id}", summary="One deck", response={200: DeckOut, **errors(401, 404, 429)}, tags=TAGS)
+    def deck_get(request, deck_id: int):
+        """A deck of yours or shared with you; any other is 404."""
+        return deck_out(request, own_decks.deck_for_viewer(user=request.user, deck_id=deck_id))
+
+    @router.patch(
+        "/decks/{id:deck_id}",
+        summary="Rename a deck",
+        response={200: DeckOut, **errors(400, 401, 403, 404, 429)},
+        tags=TAGS,
+    )
+    def deck_rename(request, deck_id: int, payload: DeckIn):
+        """`{"name"}`. Only its owner may (403 `not_owner` for a deck shared with you)."""
+        rate_hit("actions", str(request.auth.pk))
+        return deck_out(request, own_decks.deck_rename(user=request.user, deck_id=deck_id, name=payload.name))
+
+    @router.delete(
+        "/decks/{id:deck_id}", summary="Delete a deck", response={204: None, **errors(401, 403, 404, 429)}, tags=TAGS
+    )
+    def deck_delete(request, deck_id: int):
+        """The deck and its pictures. Games in progress on it finish with the built-in deck; finished games show a
+        grey placeholder for its cards."""
+        rate_hit("actions", str(request.auth.pk))
+        own_decks.deck_delete(user=request.user, deck_id=deck_id)
+        return Status(204, None)
+
+    @router.post(
+        "/decks/{id:deck_id}/shares",
+        summary="Share a deck with a player",
+        response={200: DeckOut, **errors(400, 401, 403, 404, 429)},
+        tags=TAGS,
+    )
+    def deck_share(request, deck_id: int, payload: ShareIn):
+        """`{"username"}`: that player may see the deck and play on it, not change it. An unknown name is 400
+        `no_such_player`."""
+        rate_hit("actions", str(request.auth.pk))
+        return deck_out(request, own_decks.deck_share(user=request.user, deck_id=deck_id, username=payload.username))
+
+    @router.delete(
+        "/decks/{id:deck_id}/shares/{username}",
+        summary="Stop sharing a deck with a player",
+        response={204: None, **errors(401, 403, 404, 429)},
+        tags=TAGS,
+    )
+    def deck_unshare(request, deck_id: int, username: str):
+        rate_hit("actions", str(request.auth.pk))
+        own_decks.deck_unshare(user=request.user, deck_id=deck_id, username=username)
+        return Status(204, None)
+
+    @router.post(
+        "/decks/{id:deck_id}/cards",
+        summary="Add a picture to a deck",
+        response={201: DeckCardOut, **errors(400, 401, 403, 404, 409, 429)},
+        tags=TAGS,
+    )
+    def deck_card_create(
+        request,
+        deck_id: int,
+        file: UploadedFile = File(...),
+        alt: str = Form(..., min_length=1, max_length=ALT_TEXT_MAX_LENGTH),
+    ):
+        """Multipart fields `file` (a JPEG, PNG, WebP or HEIC picture of at most 10 MB and 50 million pixels) and
+        `alt` (the picture in words, 1 to 1000 characters, in your language). The picture is turned the way
+        its EXIF says, cropped to the card's 2:3 shape, re-encoded at card size as WebP and stripped of all its
+        metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large) is 400
+        `bad_media`; beyond your quota (300 cards, 100 MB) 409 `quota`."""
+        rate_hit("actions", str(request.auth.pk))
+        card = own_decks.card_upload(
+            user=request.user,
+            deck_id=deck_id,
+            name=file.name or "",
+            data=_read(file),
+            alt=alt,
+            language=translation.get_language(),
+        )
+        return Status(201, card_out(request, card))
+
+    @router.patch(
+        "/decks/{id:deck_id}/cards/{id:card_id}",
+        summary="Describe or move a card",
+        response={200: DeckCardOut, **errors(400, 401, 403, 404, 429)},
+        tags=TAGS,
+    )
+    def deck_card_change(request, deck_id: int, card_id: int, payload: DeckCardChange):
+        """`{"alt"}` gives the card new words (and confirms a card waiting for them), `{"move": "up"|"down"}`
+        moves it one place in the deck's order."""
+        rate_hit("actions", str(request.auth.pk))
+        user = request.user
+        card = None
+        if payload.alt is not None:
+            card = own_decks.card_alt_edit(
+                user=user, deck_id=deck_id, card_id=card_id, alt=payload.alt, language=translation.get_language()
+            )
+        if payload.move is not None:
+            by = -1 if payload.move == "up" else 1
+            card = own_decks.card_move(user=user, deck_id=deck_id, card_id=card_id, by=by)
+        if card is None:
+            card = own_decks.card_get(user=user, deck_id=deck_id, card_id=card_id)
+        return card_out(request, card)
+
+    @router.delete(
+        "/decks/{id:deck_id}/cards/{id:card_id}",
+        summary="Delete a card",
+        response={204: None, **errors(401, 403, 404, 429)},
+        tags=TAGS,
+    )
+    def deck_card_delete(request, deck_id: int, card_id: int):
+        """The card and its picture. A game in progress that holds it finishes with the built-in deck; a finished
+        game shows a grey placeholder."""
+        rate_hit("actions", str(request.auth.pk))
+        own_decks.card_delete(user=request.user, deck_id=deck_id, card_id=card_id)
+        return Status(204, None)
