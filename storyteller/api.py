@@ -14,11 +14,13 @@ from storyteller.services.game import (
     CLUE_MODES,
     HAND_SIZE_MAX,
     HAND_SIZE_MIN,
+    LANGS,
     TARGET_SCORE_MAX,
     TARGET_SCORE_MIN,
 )
 
 ClueMode = Literal[CLUE_MODES]  # type: ignore[valid-type]
+GameLang = Literal[LANGS]  # type: ignore[valid-type]
 Phase = Literal[tuple(str(phase) for phase in engine.Phase if phase != engine.Phase.FINISHED)]  # type: ignore[valid-type]
 
 
@@ -47,6 +49,12 @@ class StorytellerCreateIn(Request):
         '(a picture drawn on the clue form) and `sound` (a short recording); default `["words"]`.',
     )
     chat: bool | None = Field(default=None, description="Whether the table may chat during the game (default true).")
+    lang: GameLang | None = Field(
+        default=None,
+        description="The game's language, `en`, `da`, `sv`, `nb`, `fi` or `fr`: Storyteller's bots give their clues "
+        "in it and read the cards in it; Think Alike's task cards and fields, and the matching of answers. "
+        "Default: the request's language (`Accept-Language`) where it is one of them, else `en`.",
+    )
 
 
 class StorytellerOptions(Answer):
@@ -55,6 +63,7 @@ class StorytellerOptions(Answer):
     hand_size: int | None = Field(default=None, description="The house rule's hand size, if chosen.")
     clue_modes: list[ClueMode] = Field(default=["words"], description="How a clue may be given.")
     chat: bool = True
+    lang: GameLang | None = Field(default=None, description="The game's language (its bots' clues); null: English.")
 
 
 class StorytellerRules(Answer):

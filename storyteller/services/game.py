@@ -1,6 +1,7 @@
 """Storyteller beside its engine: a new game's options and first state, its round records."""
 
 from django.db import IntegrityError
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import kinds
@@ -17,6 +18,7 @@ from storyteller.models import (
     StorytellerTableCard,
     StorytellerVote,
 )
+from storyteller.models.cards import alt_language
 
 from .cards import deck_for_new_game
 
@@ -27,14 +29,17 @@ HAND_SIZE_MAX = engine.HAND_SIZE_MAX
 # How a clue may be given (rules: the mime or song variant, online a drawing or a sound).
 CLUE_MODES = ("words", "drawing", "sound")
 DEFAULT_CLUE_MODES = ["words"]
+# A game's language: its bots' clues are in it, and they read the cards' alt texts in it.
+LANGS = ("en", "da", "sv", "nb", "fi", "fr")
 
 
 def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
     """A new game's options, checked: ``deck`` (a deck's id; default: the illustrated
     deck) and the house rules: ``target_score`` (also end at this score, 5 to 100),
     ``hand_size`` (4 to 8 cards; default 6, 7 with 3 players), ``clue_modes`` (how a
-    clue may be given: a non-empty subset of words, drawing, sound; default words)
-    and ``chat`` (the table talks; default on)."""
+    clue may be given: a non-empty subset of words, drawing, sound; default words),
+    ``chat`` (the table talks; default on) and ``lang`` (the game's language, one of ``LANGS``: its bots
+    speak it and read the cards in it; default the creator's, the request's language)."""
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
@@ -51,6 +56,12 @@ def storyteller_options_clean(options: dict, *, max_seats: int) -> dict:
     if not isinstance(chat, bool):
         raise GameError("bad_options", _("Chat is on or off."), "invalid")
     cleaned["chat"] = chat
+    lang = options.get("lang")
+    if lang in (None, ""):
+        lang = alt_language(translation.get_language())
+    if lang not in LANGS:
+        raise GameError("bad_options", _("A game's language is one of: %(langs)s.") % {"langs": ", ".join(LANGS)})
+    cleaned["lang"] = lang
     deck = options.get("deck")
     if deck not in (None, "") and not isinstance(deck, Deck):
         if not _is_int(deck):
