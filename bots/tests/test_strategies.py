@@ -12,6 +12,7 @@ from games.tests.factories import UserFactory
 from storyteller import bots as storyteller_bots
 from storyteller.engine import rules as st
 from think_alike import bots as think_alike_bots
+from think_alike.engine import matching as ta_matching
 from think_alike.engine import rules as ta
 from think_alike.models import TaskCard, ThinkAlikeAnswer, ThinkAlikeRound
 from think_alike.tests.content import builtin_content, think_alike_game
@@ -247,3 +248,74 @@ def test_past_answers_are_people_s_commonest_to_that_card_not_bots():
             ThinkAlikeAnswer.objects.create(round=round_, seat=seat, index=0, text=text)
     answers = think_alike_bots.past_answers(task.pk, game.options["lang"], 1)
     assert [a.lower() for a in answers] == ["apple", "pear"]  # kiwi: only a bot gave it
+
+
+# --- Think Alike in every language, at every level ------------------------------------------------
+
+CONTENT = Path(think_alike_bots.__file__).parent / "content"
+
+
+def _content(lang):
+    fields = [
+        {"id": n, "kind": f["kind"], "text": f["text"][lang], "bonus": f.get("bonus"), "start": f.get("start")}
+        for n, f in enumerate(json.loads((CONTENT / "fields.json").read_text(encoding="utf-8")), start=1)
+    ]
+    tasks = [
+        {"id": n, "text": t["text"][lang], "answers": t["answers"]}
+        for n, t in enumerate(json.loads((CONTENT / "tasks.json").read_text(encoding="utf-8")), start=1)
+    ]
+    return fields, tasks
+
+
+def _to_answer(lang, seed):
+    fields, tasks = _content(lang)
+    rng = random.Random(seed)
+    state = ta.new_game(seats=4, rng=rng, options={"lang": lang}, fields=fields, tasks=tasks)
+    while state.phase != ta.Phase.ANSWER:
+        seat = min(ta.to_act(state))
+        action = think_alike_bots.bot_action(state, seat=seat, rng=rng, level="hard")
+        state = ta.apply(state, seat=seat, action=action, rng=rng)
+    return state
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_think_alike_bots_answer_in_the_game_s_language(lang):
+    known = think_alike_bots.word_list(lang)[0]
+    english = think_alike_bots.word_list("en")[0]
+    for seed in range(8):
+        state = _to_answer(lang, seed)
+        task_words = set(ta_matching.normalize(ta.task(state, state.current.task).text, lang).split())
+        for level in ("easy", "normal", "hard"):
+            answers = think_alike_bots.bot_action(state, seat=1, rng=random.Random(seed), level=level)["answers"]
+            for answer in filter(None, answers):
+                key = ta_matching.normalize(answer, lang)
+                assert key in known or key in task_words, (lang, answer)
+                if lang != "en":
+                    assert key not in english or key in known, (lang, answer)
+
+
+def test_think_alike_hard_bots_think_alike_more_than_easy_ones():
+    agreed = {"easy": 0, "hard": 0}
+    for seed in range(20):
+        state = _to_answer("sv", seed)
+        for level in agreed:
+            one = think_alike_bots.bot_action(state, seat=1, rng=random.Random(seed), level=level)
+            two = think_alike_bots.bot_action(state, seat=2, rng=random.Random(seed + 100), level=level)
+            agreed[level] += one == two
+    assert agreed["hard"] == 20 and agreed["easy"] < 14, agreed
+
+
+def test_think_alike_hard_bots_beat_easy_ones_in_a_seeded_simulation():
+    fields, tasks = _content("fr")
+    rng = random.Random(32)
+    points = {"hard": 0, "easy": 0}
+    for game in range(4):
+        levels = ["hard", "easy", "hard", "easy"] if game % 2 else ["easy", "hard", "easy", "hard"]
+        state = ta.new_game(seats=4, rng=rng, options={"lang": "fr"}, fields=fields, tasks=tasks)
+        while state.phase != ta.Phase.FINISHED:
+            seat = rng.choice(sorted(ta.to_act(state)))
+            action = think_alike_bots.bot_action(state, seat=seat, rng=rng, level=levels[seat])
+            state = ta.apply(state, seat=seat, action=action, rng=rng)
+        for seat, level in enumerate(levels):
+            points[level] += state.scores[seat]
+    assert points["hard"] > points["easy"] * 1.25, points
