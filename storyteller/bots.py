@@ -420,19 +420,33 @@ def game_lang(game) -> str:
     return lang_of((game.options or {}).get("lang"))
 
 
+_READINGS: dict[tuple, DeckReading] = {}
+READINGS_KEPT = 16  # decks read in one process, each in one language (a reading is about 1 MB)
+
+
 def reading_for_game(game) -> DeckReading:
-    """The deck a game is dealt from, read in the game's language (a card without a translation: its English)."""
+    """The deck a game is dealt from, read in the game's language (a card without a translation: its English).
+    Kept in the process while its cards' words stay as they are (an edited alt text makes a new reading)."""
     from storyteller.models import Card
 
     lang = game_lang(game)
-    rows = Card.objects.filter(deck_id=(game.options or {}).get("deck")).values_list(
-        "id", "alt_text", "alt_texts", "tags"
+    rows = list(
+        Card.objects.filter(deck_id=(game.options or {}).get("deck"))
+        .order_by("pk")
+        .values_list("id", "alt_text", "alt_texts", "tags")
     )
     texts, tags = {}, set()
     for card, alt, alt_texts, card_tags in rows:
         texts[card] = ((alt_texts or {}).get(lang) if lang != "en" else None) or alt
         tags.update((card_tags or "").split(","))
-    return DeckReading(texts, lang, tags)
+    key = (lang, hashlib.sha256(repr(sorted(texts.items()) + sorted(tags)).encode()).hexdigest())
+    reading = _READINGS.get(key)
+    if reading is None:
+        reading = DeckReading(texts, lang, tags)
+        if len(_READINGS) >= READINGS_KEPT:
+            _READINGS.pop(next(iter(_READINGS)))
+        _READINGS[key] = reading
+    return reading
 
 
 def storyteller_bot_action(state, *, seat, rng, game=None) -> dict | None:
