@@ -204,6 +204,106 @@ def levels_match(kind: str, games: int, rng, lang: str = "en") -> dict:
     }
 
 
+# --- through the site's services, in a throw-away database ---------------------------------------
+
+
+class _Refusals:
+    """Counts the bots app's warnings: a strategy's action refused (a random legal one is tried then)."""
+
+    def __init__(self):
+        import logging
+
+        self.count = 0
+        outer = self
+
+        class Handler(logging.Handler):
+            def emit(self, record):
+                outer.count += 1
+
+        self.handler = Handler(logging.WARNING)
+        logging.getLogger("bots").addHandler(self.handler)
+
+
+def site(langs, levels, rounds_wanted: int, modes_list, rng) -> None:
+    """Whole games of 4 bots through the site: ``game_create``, ``game_bot_add`` (the level stored on the seat),
+    and every move by ``bots.services.bot_turn_play`` (its task, run at once as the test settings run it), the
+    strategy reading the cards' rows through ``reading_for_game``, drawings and sounds uploaded through
+    ``clue_media_upload``; a throw-away test database (PostgreSQL if DATABASE_URL says so, else SQLite)."""
+    import tempfile
+
+    from django.conf import settings
+    from django.db import connection
+
+    from bots.services import bot_create, game_bot_add
+    from games.models import Game, Move, Seat
+    from games.services.games import game_create
+    from storyteller.models import Card, Deck
+
+    import logging
+
+    logging.getLogger("celery").setLevel(logging.WARNING)  # not a line per task
+    settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="fabula-bench-bots-media-")
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    refusals = _Refusals()
+    try:
+        deck = Deck.objects.create(slug="bench-dream", name="Dreams (bench)")
+        Card.objects.bulk_create(
+            Card(
+                deck=deck,
+                image=f"cards/bench/{n:03}.webp",
+                alt_text=card["alt"],
+                alt_texts=card.get("alt_texts") or {},
+                tags=",".join(card.get("tags", [])),
+            )
+            for n, card in enumerate(DECK["cards"])
+        )
+        print(f"\nThrough the site's services ({connection.vendor}): 4 bots a game, >= {rounds_wanted} rounds per row")
+        print(
+            f"  {'lang':<5}{'level':<8}{'modes':<15}{'rounds':>7}{'found':>8}{'some/not all':>14}"
+            f"{'unfinished':>11}{'lost turns':>11}{'refused':>8}{'s':>7}"
+        )
+        for lang in langs:
+            for level in levels:
+                for modes in modes_list:
+                    started = time.perf_counter()
+                    rounds, unfinished, lost, refused_before = [], 0, 0, refusals.count
+                    while len(rounds) < rounds_wanted:
+                        creator = bot_create()
+                        game = game_create(
+                            creator=creator,
+                            max_seats=SEATS,
+                            options={"deck": deck.pk, "lang": lang, "clue_modes": list(modes)},
+                        )
+                        Seat.objects.filter(game=game, user=creator).update(bot_level=level)
+                        for _ in range(SEATS - 1):
+                            game_bot_add(game_id=game.pk, user=creator, level=level)
+                        game.refresh_from_db()
+                        unfinished += game.status != Game.Status.FINISHED
+                        lost += Move.objects.filter(game=game, by_timeout=True).count()
+                        if game.status != Game.Status.FINISHED and game.state:
+                            lost += len(st.to_act(st.from_dict(game.state)))  # stalled: they wait for a deadline
+                        state = st.from_dict(game.state)
+                        for result in state.history:
+                            if not result.skipped:
+                                found = sum(
+                                    1
+                                    for pos in result.votes.values()
+                                    if result.table[pos - 1] == result.storyteller_card
+                                )
+                                rounds.append((len(result.votes), found))
+                    votes = sum(voters for voters, _ in rounds)
+                    found = sum(found for _, found in rounds)
+                    some = sum(1 for voters, found in rounds if 0 < found < voters)
+                    print(
+                        f"  {lang:<5}{level:<8}{'+'.join(modes):<15}{len(rounds):>7}"
+                        f"{(found / votes if votes else 0):>8.0%}{some / len(rounds):>14.0%}{unfinished:>11}{lost:>11}"
+                        f"{refusals.count - refused_before:>8}{time.perf_counter() - started:>7.1f}"
+                    )
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="bot-told rounds per language and level")
@@ -211,10 +311,11 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", choices=LANGS, action="append")
     parser.add_argument("--level", choices=LEVELS, action="append")
-    parser.add_argument("--only", choices=["aims", "levels", "modes"], action="append")
+    parser.add_argument("--only", choices=["aims", "levels", "modes", "site"], action="append")
+    parser.add_argument("--site-rounds", type=int, default=40, help="--only site: rounds per row through the site")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    parts = args.only or ["aims", "levels", "modes"]
+    parts = args.only or ["aims", "levels", "modes"]  # "site" only when asked: it is slower
     langs = args.lang or list(LANGS)
     if "aims" in parts:
         print(
@@ -257,6 +358,9 @@ def main(argv=None) -> int:
                 seeds = [rng.randrange(1, 10**6) for _ in range(SEATS)]
                 _storyteller_game(rng, deck, ["normal"] * SEATS, seeds, modes=modes, lost=lost)
             print(f"  {'+'.join(modes):<16} 5 games: {lost.lost} bot turns lost of {lost.asked}")
+    if "site" in parts:
+        modes_list = [("words",)] if args.only != ["site"] or args.lang else [("words",), ("drawing",), ("sound",)]
+        site(langs, args.level or ["normal"], args.site_rounds, modes_list, rng)
     return 0
 
 
