@@ -359,8 +359,9 @@ VALUE_TEMPERATURE = 0.04  # a normal storyteller's softmax over the options' val
 def clue_for(deck: DeckReading, reader: Reader, hand, rng, *, level: str, voters: int, decoys: int, hand_size: int):
     """A card of ``hand`` and a clue for it: the clue some voters find and others not, as the level aims."""
     options = clue_options(deck, reader, hand, voters=voters, decoys=decoys, hand_size=hand_size)
-    if not options:  # a deck without words: a card at random and a word of no card
-        return rng.choice(list(hand)), ""
+    if not options:  # cards without content words: a card at random, and the first words of what it shows
+        card = rng.choice(list(hand))
+        return card, " ".join(tokens(deck.texts.get(card, ""), deck.lang)[:MAX_FRAGMENT]) or "?"
     if level == "hard":
         best = max(option.value for option in options)
         chosen = rng.choice([option for option in options if option.value >= best - 0.01])
@@ -457,7 +458,7 @@ def storyteller_bot_action(state, *, seat, rng, game=None) -> dict | None:
     seat_row = Seat.objects.filter(game=game, position=seat).select_related("user").first()
     if seat_row is None:
         return None
-    level = level_of(getattr(seat_row, "bot_level", "") or DEFAULT_LEVEL)
+    level = level_of(seat_row.bot_level or DEFAULT_LEVEL)
     action = bot_action(state, seat=seat, rng=rng, deck=reading_for_game(game), seed=seat_row.user_id, level=level)
     if action is not None and action["type"] == "clue":
         from storyteller.services.media import clue_modes_of
