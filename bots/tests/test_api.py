@@ -169,3 +169,27 @@ def test_any_other_level_or_body_is_bad_options_and_seats_nobody(deck, make_play
     assert error_of(response) == (400, "bad_options"), response.content
     assert Seat.objects.filter(game_id=game["id"]).count() == 1
     assert not get_user_model().objects.filter(is_bot=True).exists()
+
+
+# --- a Storyteller game's language: the bots' ------------------------------------------------------
+
+
+def test_a_storyteller_game_has_a_language_asked_for_or_its_creator_s(deck, make_player):
+    from django.utils import translation
+
+    from games.services.errors import GameError
+    from storyteller.services.game import storyteller_options_clean
+
+    _user, client = make_player()
+    game = _create(client, lang="sv")
+    assert Game.objects.get(pk=game["id"]).options["lang"] == "sv"
+    assert client.get(f"/games/{game['id']}").json()["options"]["lang"] == "sv"
+    response = client.post("/games", {"seats": 4, "lang": "de"})
+    assert response.status_code == 400 and Game.objects.count() == 1
+    with translation.override("fi"):
+        assert storyteller_options_clean({}, max_seats=4)["lang"] == "fi"
+    with translation.override("de"):
+        assert storyteller_options_clean({}, max_seats=4)["lang"] == "en"
+    with pytest.raises(GameError) as refused:
+        storyteller_options_clean({"lang": "klingon"}, max_seats=4)
+    assert refused.value.code == "bad_options"
