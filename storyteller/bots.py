@@ -67,7 +67,7 @@ _STEMMERS = {"en": "english", "da": "danish", "sv": "swedish", "nb": "norwegian"
 
 # Words that say nothing about a picture, per language: articles, pronouns, prepositions,
 # auxiliaries, numbers and sizes (every picture has something small or huge in it).
-STOP_WORDS = {
+_STOP_TEXT = {
     "en": """a an and are as at be been by for from has have he her his in into is it its of off on onto or out
         over she so than that the their them there they this through to under up was were while with within
         without one two three small little big large huge tiny giant very just like if each all own both other
@@ -96,7 +96,7 @@ STOP_WORDS = {
         grandes immense immenses énorme énormes plus moins ne pas y deux trois dessus dessous côté autour travers
         n s c j m t lui elle même""",
 }
-STOP_WORDS = {lang: frozenset(words.split()) for lang, words in STOP_WORDS.items()}
+STOP_WORDS = {lang: frozenset(words.split()) for lang, words in _STOP_TEXT.items()}
 
 WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 PUNCTUATION = re.compile(r"[,;:.!?()«»“”\"]")
