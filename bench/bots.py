@@ -229,6 +229,7 @@ def site(langs, levels, rounds_wanted: int, modes_list, rng) -> None:
     and every move by ``bots.services.bot_turn_play`` (its task, run at once as the test settings run it), the
     strategy reading the cards' rows through ``reading_for_game``, drawings and sounds uploaded through
     ``clue_media_upload``; a throw-away test database (PostgreSQL if DATABASE_URL says so, else SQLite)."""
+    import logging
     import tempfile
 
     from django.conf import settings
@@ -238,8 +239,6 @@ def site(langs, levels, rounds_wanted: int, modes_list, rng) -> None:
     from games.models import Game, Move, Seat
     from games.services.games import game_create
     from storyteller.models import Card, Deck
-
-    import logging
 
     logging.getLogger("celery").setLevel(logging.WARNING)  # not a line per task
     settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="fabula-bench-bots-media-")
@@ -304,6 +303,29 @@ def site(langs, levels, rounds_wanted: int, modes_list, rng) -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
+def one_among_normal(kind: str, level: str, games: int, rng, lang: str = "en") -> dict:
+    """``games`` games of one bot of ``level`` among 3 normal bots (its seat drawn): its win rate (even: 25%)."""
+    wins, scores, lost = 0.0, [], Lost()
+    if kind == "storyteller":
+        deck = storyteller_bots.DeckReading(deck_texts(lang), lang, TAGS)
+    else:
+        fields, tasks = think_alike_content(lang)
+    for _ in range(games):
+        levels = ["normal"] * SEATS
+        seat = rng.randrange(SEATS)
+        levels[seat] = level
+        if kind == "storyteller":
+            seeds = [rng.randrange(1, 10**6) for _ in range(SEATS)]
+            state = _storyteller_game(rng, deck, levels, seeds, lost=lost)
+        else:
+            state = _think_alike_game(rng, fields, tasks, levels, lang, lost)
+        winners = list(kinds.get(kind).engine.winners(state))
+        scores.append(state.scores[seat])
+        if seat in winners:
+            wins += 1 / len(winners)
+    return {"win_rate": wins / games, "score": sum(scores) / len(scores), "lost": lost.lost, "asked": lost.asked}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="bot-told rounds per language and level")
@@ -348,6 +370,15 @@ def main(argv=None) -> int:
                 print(
                     f"  {kind:<13}{lang:<5}{hard['win_rate']:>10.0%}{easy['win_rate']:>10.0%}"
                     f"{hard['score']:>9.1f}{easy['score']:>9.1f}{r['lost']:>6}/{r['asked']:<6}"
+                )
+        print(f"\nOne bot of each level among 3 normal bots, {args.games} games a row (an even match: 25%)")
+        print(f"  {'kind':<13}{'lang':<5}{'level':<8}{'wins':>6}{'points':>8}{'lost turns':>12}")
+        for kind in ("storyteller", "think_alike"):
+            for level in LEVELS:
+                r = one_among_normal(kind, level, args.games, rng, langs[0])
+                print(
+                    f"  {kind:<13}{langs[0]:<5}{level:<8}{r['win_rate']:>6.0%}{r['score']:>8.1f}"
+                    f"{r['lost']:>6}/{r['asked']:<6}"
                 )
     if "modes" in parts:
         print("\nStoryteller games whose clue modes leave out words (4 normal bots; the clue a drawing or a sound)")
