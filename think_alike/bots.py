@@ -12,6 +12,11 @@ The other decisions: a field placed in the draft, a direction, a swap or a move
 toward an association field (its hint helps everyone think alike); a duel against
 the player with the fewest points; the review confirmed as grouped.
 
+Levels (the bot's seat's): a hard bot does all of the above; a normal one now and then
+passes over its likeliest answer and decides at random; an easy one often does both.
+Every answer is in the game's language: people's answers in games in it, and its word
+list.
+
 ``bot_action`` is pure: the past answers come in as ``popular`` (``bench/bots.py``
 plays it without a database).
 """
@@ -34,7 +39,7 @@ DEFAULT_LEVEL = "normal"
 # How often a bot passes over the likeliest answer it has (then it says a random word of the language half
 # of the time), by level: easy bots think less alike.
 SLIP = {"easy": 0.6, "normal": 0.15, "hard": 0.0}
-# How often an easy bot makes its other decisions (a field, a direction, a duel) at random.
+# How often a bot makes its other decisions (a field, a direction, a swap, a duel) at random, by level.
 CARELESS = {"easy": 0.6, "normal": 0.1, "hard": 0.0}
 
 
