@@ -73,12 +73,27 @@ def bot_for_game(*, game: Game):
     return bot_create()
 
 
-def game_bot_add(*, game_id, user) -> Game:
-    """The game's creator fills a seat with a bot; the last seat taken starts the game, as with people.
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
 
-    Refused: a game that does not exist (not_found), not the creator (403 not_creator),
-    a game no longer open (409 not_open) or full (409 game_full).
+
+def bot_level_clean(level) -> str:
+    """A bot's level: easy, normal or hard (None: normal); anything else is 400 ``bad_options``."""
+    if level is None:
+        return DEFAULT_LEVEL
+    if not isinstance(level, str) or level not in LEVELS:
+        raise GameError("bad_options", _("A bot's level is easy, normal or hard."), "invalid")
+    return level
+
+
+def game_bot_add(*, game_id, user, level: str | None = None) -> Game:
+    """The game's creator fills a seat with a bot of ``level`` (easy, normal or hard; default normal); the
+    last seat taken starts the game, as with people.
+
+    Refused, changing nothing: a level that is none of those (400 bad_options), a game that does not exist
+    (not_found), not the creator (403 not_creator), a game no longer open (409 not_open) or full (409 game_full).
     """
+    level = bot_level_clean(level)
     with transaction.atomic():
         game = game_lock(game_id=game_id)
         if user is None or not user.is_authenticated or game.creator_id != user.pk:
@@ -88,7 +103,7 @@ def game_bot_add(*, game_id, user) -> Game:
         if game.seats.count() >= game.max_seats:
             raise GameError("game_full", _("This game is full."))
         bot = bot_for_game(game=game)
-        return game_join(game_id=game.pk, user=bot, invite_code=game.invite_code)
+        return game_join(game_id=game.pk, user=bot, invite_code=game.invite_code, bot_level=level)
 
 
 def phase_key_json(key: tuple) -> list:

@@ -1,4 +1,4 @@
-"""The pages' "Add a bot" button: one service call, then back to the game."""
+"""The pages' "Add a bot" button (with its level, a select beside it): one service call, then back to the game."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,7 +18,7 @@ from .services import game_bot_add
 @require_POST
 def bot_add(request, game_id: int):
     try:
-        game_bot_add(game_id=game_id, user=request.user)
+        game_bot_add(game_id=game_id, user=request.user, level=request.POST.get("level") or None)
     except GameError as error:
         game = Game.objects.filter(pk=game_id).first()
         # One answer for a game that does not exist and a private game this user may not see.

@@ -14,11 +14,13 @@ from storyteller.services.game import (
     CLUE_MODES,
     HAND_SIZE_MAX,
     HAND_SIZE_MIN,
+    LANGS,
     TARGET_SCORE_MAX,
     TARGET_SCORE_MIN,
 )
 
 ClueMode = Literal[CLUE_MODES]  # type: ignore[valid-type]
+GameLang = Literal[LANGS]  # type: ignore[valid-type]
 Phase = Literal[tuple(str(phase) for phase in engine.Phase if phase != engine.Phase.FINISHED)]  # type: ignore[valid-type]
 
 
@@ -60,6 +62,12 @@ class StorytellerCreateIn(Request):
         "The deck must then hold the deal and one round (hand size × seats, plus the cards one round plays), "
         "else 409 `deck_too_small`. Ignored for a site's deck.",
     )
+    lang: GameLang | None = Field(
+        default=None,
+        description="The game's language, `en`, `da`, `sv`, `nb`, `fi` or `fr`: Storyteller's bots give their clues "
+        "in it and read the cards in it; Think Alike's task cards and fields, and the matching of answers. "
+        "Default: the request's language (`Accept-Language`) where it is one of them, else `en`.",
+    )
 
 
 class StorytellerOptions(Answer):
@@ -72,6 +80,7 @@ class StorytellerOptions(Answer):
     hand_size: int | None = Field(default=None, description="The house rule's hand size, if chosen.")
     clue_modes: list[ClueMode] = Field(default=["words"], description="How a clue may be given.")
     chat: bool = True
+    lang: GameLang | None = Field(default=None, description="The game's language (its bots' clues); null: English.")
 
 
 class StorytellerRules(Answer):
@@ -178,7 +187,7 @@ class StorytellerYou(You):
     storyteller_card: Card | None = Field(default=None, description="The storyteller only: the card of the clue.")
 
 
-class DeckOut(Answer):
+class GameDeckOut(Answer):
     """The deck a game is dealt from, for its players and spectators."""
 
     id: int
@@ -200,7 +209,7 @@ class CardReportOut(Answer):
 class StorytellerView(GameViewBase):
     """A game of Storyteller as the caller may see it."""
 
-    deck: DeckOut | None = Field(default=None, description="The deck the game is dealt from.")
+    deck: GameDeckOut | None = Field(default=None, description="The deck the game is dealt from.")
 
     kind: Literal["storyteller"]
     phase: Phase | None = Field(description="`clue`, `submit`, `vote`, or null before the start and after the end.")

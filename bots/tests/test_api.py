@@ -123,3 +123,73 @@ def test_a_bot_name_a_player_holds_is_skipped(deck, make_player):
     game = _create(client)
     view = client.post(f"/games/{game['id']}/bots").json()
     assert view["players"][1]["name"] == "Bot Alan"
+
+
+# --- levels ------------------------------------------------------------------------------------
+
+
+def test_a_bot_s_level_is_normal_by_default_and_shown_in_players(deck, make_player):
+    _user, client = make_player()
+    game = _create(client)
+    view = client.post(f"/games/{game['id']}/bots").json()
+    assert [p["bot_level"] for p in view["players"]] == [None, "normal"]
+    assert Seat.objects.get(game_id=game["id"], position=1).bot_level == "normal"
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_level_asked_for_is_the_bot_s(deck, make_player, level):
+    _user, client = make_player()
+    game = _create(client)
+    response = client.post(f"/games/{game['id']}/bots", {"level": level})
+    assert response.status_code == 201, response.content
+    assert response.json()["players"][1]["bot_level"] == level
+    assert client.get(f"/games/{game['id']}").json()["players"][1]["bot_level"] == level
+    assert Seat.objects.get(game_id=game["id"], position=1).bot_level == level
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"level": "expert"}',
+        b'{"level": "Hard"}',
+        b'{"level": 3}',
+        b'{"level": ["hard"]}',
+        b'{"level": "hard", "name": "Bot Zed"}',
+        b'["hard"]',
+        b'"hard"',
+        b'{"level": "hard"',
+        b"{level: hard}",
+        b"\xff\xfe",
+    ],
+)
+def test_any_other_level_or_body_is_bad_options_and_seats_nobody(deck, make_player, body):
+    _user, client = make_player()
+    game = _create(client)
+    response = client.post(f"/games/{game['id']}/bots", raw=body)
+    assert error_of(response) == (400, "bad_options"), response.content
+    assert Seat.objects.filter(game_id=game["id"]).count() == 1
+    assert not get_user_model().objects.filter(is_bot=True).exists()
+
+
+# --- a Storyteller game's language: the bots' ------------------------------------------------------
+
+
+def test_a_storyteller_game_has_a_language_asked_for_or_its_creator_s(deck, make_player):
+    from django.utils import translation
+
+    from games.services.errors import GameError
+    from storyteller.services.game import storyteller_options_clean
+
+    _user, client = make_player()
+    game = _create(client, lang="sv")
+    assert Game.objects.get(pk=game["id"]).options["lang"] == "sv"
+    assert client.get(f"/games/{game['id']}").json()["options"]["lang"] == "sv"
+    response = client.post("/games", {"seats": 4, "lang": "de"})
+    assert response.status_code == 400 and Game.objects.count() == 1
+    with translation.override("fi"):
+        assert storyteller_options_clean({}, max_seats=4)["lang"] == "fi"
+    with translation.override("de"):
+        assert storyteller_options_clean({}, max_seats=4)["lang"] == "en"
+    with pytest.raises(GameError) as refused:
+        storyteller_options_clean({"lang": "klingon"}, max_seats=4)
+    assert refused.value.code == "bad_options"

@@ -20,9 +20,12 @@ def test_a_person_adds_two_bots_and_plays_a_round_with_them(live_server, browser
     page.click("button[type=submit]")
     expect(page.locator("#status")).to_contain_text("1 of 3 seats taken")
 
+    expect(page.get_by_label("Bot's level")).to_have_value("normal")
+    page.get_by_label("Bot's level").select_option("easy")
     page.get_by_role("button", name="Add a bot").click()
     expect(page.locator("#status")).to_contain_text("2 of 3 seats taken")
     expect(page.get_by_text("Bot Ada").first).to_be_visible()
+    expect(page.locator(".players")).to_contain_text("bot, easy")
     # The last seat: the game starts, and the bots (played at once in the tests) give the first clue
     # and hand in their cards: the person is asked for theirs.
     page.get_by_role("button", name="Add a bot").click()

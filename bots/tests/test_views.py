@@ -59,3 +59,39 @@ def test_visitors_are_sent_to_log_in(client, deck):
     game = _open_game(UserFactory())
     response = client.post(reverse("bots:add", args=[game.pk]))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_the_creator_picks_the_bot_s_level_and_the_players_list_shows_it(client, deck):
+    creator = UserFactory()
+    game = _open_game(creator)
+    client.force_login(creator)
+    page = client.get(game.get_absolute_url()).content.decode()
+    # A labelled select beside the button: easy, normal (chosen) and hard.
+    assert f'<label for="bot-level-{game.pk}">' in page and f'<select id="bot-level-{game.pk}" name="level">' in page
+    assert '<option value="normal" selected>' in page and 'value="easy"' in page and 'value="hard"' in page
+    response = client.post(reverse("bots:add", args=[game.pk]), {"level": "hard"}, follow=True)
+    assert Seat.objects.get(game=game, user__is_bot=True).bot_level == "hard"
+    assert "bot, hard" in response.content.decode()
+    client.post(reverse("bots:add", args=[game.pk]))  # no level: normal
+    assert sorted(Seat.objects.filter(game=game, user__is_bot=True).values_list("bot_level", flat=True)) == [
+        "hard",
+        "normal",
+    ]
+
+
+def test_a_level_that_is_none_of_them_seats_no_bot(client, deck):
+    creator = UserFactory()
+    game = _open_game(creator)
+    client.force_login(creator)
+    response = client.post(reverse("bots:add", args=[game.pk]), {"level": "godlike"}, follow=True)
+    assert "A bot&#x27;s level is easy, normal or hard." in response.content.decode()
+    assert Seat.objects.filter(game=game).count() == 1
+
+
+def test_the_level_is_said_in_the_page_s_language(client, deck):
+    creator = UserFactory()
+    game = _open_game(creator)
+    client.force_login(creator)
+    client.post(reverse("bots:add", args=[game.pk]), {"level": "easy"})
+    page = client.get(game.get_absolute_url(), headers={"accept-language": "fi"}).content.decode()
+    assert "Botin taso" in page and "helppo" in page

@@ -165,6 +165,9 @@ class Player(Answer):
         description="Once finished: the player's place, ties sharing it (1, 2, 2, 4); resigned players last.",
     )
     bot: bool = Field(default=False, description="A bot: it plays by itself (added with `POST /games/{id}/bots`).")
+    bot_level: Literal["easy", "normal", "hard"] | None = Field(
+        default=None, description="A bot's level: `easy`, `normal` or `hard`; null for a person."
+    )
 
 
 class You(Answer):

@@ -111,6 +111,8 @@ class Seat(models.Model):
     is_absent = models.BooleanField(default=False)
     has_resigned = models.BooleanField(default=False)
     is_winner = models.BooleanField(default=False)
+    # A bot's level at this seat (easy, normal or hard; the bots app sets it); empty for a person.
+    bot_level = models.CharField(max_length=8, blank=True, default="")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

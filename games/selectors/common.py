@@ -44,6 +44,7 @@ def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
                 "absent": seat.is_absent,
                 "resigned": seat.has_resigned,
                 "bot": seat.user.is_bot,
+                "bot_level": (seat.bot_level or "normal") if seat.user.is_bot else None,
             }
             for seat in seats
         ],

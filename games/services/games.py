@@ -88,10 +88,13 @@ def game_create(
     return game
 
 
-def game_join(*, game_id, user, invite_code: str | None = None, now: datetime | None = None) -> Game:
+def game_join(
+    *, game_id, user, invite_code: str | None = None, now: datetime | None = None, bot_level: str = ""
+) -> Game:
     """Take a seat. A seat a rematch holds for a player of the old table (``SeatHold``) is theirs alone: they
     take it with or without the invite code; anyone else gets 403 ``seat_held`` while only held seats are left,
-    and a player who declined theirs is not let in again (409 ``declined``)."""
+    and a player who declined theirs is not let in again (409 ``declined``). ``bot_level``: a bot's level at
+    the seat (the bots app checks it), stored with the seat."""
     now = now or timezone.now()
     with transaction.atomic():
         game = game_lock(game_id=game_id)
@@ -125,7 +128,9 @@ def game_join(*, game_id, user, invite_code: str | None = None, now: datetime | 
         colour = user.colour if user.colour not in taken else next(c for c in SEAT_COLOURS if c not in taken)
         try:
             with transaction.atomic():
-                Seat.objects.create(game=game, user=user, position=len(seats), colour=colour)
+                Seat.objects.create(
+                    game=game, user=user, position=len(seats), colour=colour, bot_level=bot_level if user.is_bot else ""
+                )
         except IntegrityError:
             raise GameError("already_joined", _("You are already in this game.")) from None
         if mine is not None:  # the held seat is taken: it holds no more
@@ -401,8 +406,9 @@ def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
             game.holds_until_at = now + timedelta(seconds=settings.FABULA_REMATCH_HOLD_SECONDS)
             game.save(update_fields=["holds_until_at"])
             signals.seats_held.send(sender=Game, game=game, user_ids=[other.pk for other in held], by=user, now=now)
-        for bot in (other for other in others if other.is_bot):
-            game = game_join(game_id=game.pk, user=bot, invite_code=game.invite_code, now=now)
+        levels = {seat.user_id: seat.bot_level for seat in seats}
+        for bot in (other for other in others if other.is_bot):  # at the level it played at
+            game = game_join(game_id=game.pk, user=bot, invite_code=game.invite_code, now=now, bot_level=levels[bot.pk])
         old.rematch = game
         old.version += 1  # its views (cached by version) now show the rematch
         old.save(update_fields=["rematch", "version"])

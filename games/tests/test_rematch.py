@@ -11,7 +11,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game, SeatHold
+from games.models import Game, Seat, SeatHold
 from games.selectors.games import games_held_for, games_open_public
 from games.services.errors import GameError
 from games.services.games import (
@@ -125,6 +125,16 @@ def make_bot(user):
 
 
 class TestHeldSeats:
+    def test_bots_sit_again_at_the_level_they_played_at(self):
+        old, users = finished_game(4, visibility="public")
+        make_bot(users[2])
+        make_bot(users[3])
+        Seat.objects.filter(game=old, user=users[2]).update(bot_level="hard")
+        Seat.objects.filter(game=old, user=users[3]).update(bot_level="easy")
+        new = game_rematch(game_id=old.pk, user=users[0])
+        levels = dict(new.seats.values_list("user", "bot_level"))
+        assert levels == {users[0].pk: "", users[2].pk: "hard", users[3].pk: "easy"}
+
     def test_every_other_player_gets_a_seat_held_for_48_hours_and_bots_sit_at_once(self):
         old, users = finished_game(4, visibility="public")
         make_bot(users[3])

@@ -1,6 +1,7 @@
 """Storyteller beside its engine: a new game's options and first state, its round records."""
 
 from django.db import IntegrityError
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import kinds
@@ -17,6 +18,7 @@ from storyteller.models import (
     StorytellerTableCard,
     StorytellerVote,
 )
+from storyteller.models.cards import alt_language
 
 from .cards import NO_SUCH_DECK, deck_choice_for_new_game, deck_for_new_game, own_cards_needed, top_up_target
 
@@ -27,6 +29,8 @@ HAND_SIZE_MAX = engine.HAND_SIZE_MAX
 # How a clue may be given (rules: the mime or song variant, online a drawing or a sound).
 CLUE_MODES = ("words", "drawing", "sound")
 DEFAULT_CLUE_MODES = ["words"]
+# A game's language: its bots' clues are in it, and they read the cards' alt texts in it.
+LANGS = ("en", "da", "sv", "nb", "fi", "fr")
 
 
 def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) -> dict:
@@ -34,8 +38,9 @@ def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) ->
     ``creator`` may use; default: the illustrated deck), ``own_cards_only`` (a player's deck only, never
     topped up from the site's deck; default false) and the house rules: ``target_score`` (also end at
     this score, 5 to 100), ``hand_size`` (4 to 8 cards; default 6, 7 with 3 players), ``clue_modes``
-    (how a clue may be given: a non-empty subset of words, drawing, sound; default words) and ``chat``
-    (the table talks; default on)."""
+    (how a clue may be given: a non-empty subset of words, drawing, sound; default words), ``chat``
+    (the table talks; default on) and ``lang`` (the game's language, one of ``LANGS``: its bots
+    speak it and read the cards in it; default the creator's, the request's language)."""
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
@@ -57,6 +62,12 @@ def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) ->
         own_only = False
     if not isinstance(own_only, bool):
         raise GameError("bad_options", _("“Own cards only” is on or off."), "invalid")
+    lang = options.get("lang")
+    if lang in (None, ""):
+        lang = alt_language(translation.get_language())
+    if lang not in LANGS:
+        raise GameError("bad_options", _("A game's language is one of: %(langs)s.") % {"langs": ", ".join(LANGS)})
+    cleaned["lang"] = lang
     deck = options.get("deck")
     if isinstance(deck, Deck):
         deck = deck.pk

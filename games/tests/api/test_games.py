@@ -67,6 +67,7 @@ class TestCreate:
             "deck": deck.pk,
             "clue_modes": ["words"],
             "chat": True,
+            "lang": "en",  # the request's language: the bots' clues are in it
         }
         assert view["options"] == game.options
         assert view["rules"] == {"hand_size": 7, "target_score": 10, "clue_modes": ["words"], "chat": True}

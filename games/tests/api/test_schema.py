@@ -92,6 +92,16 @@ def test_the_schema_documents_every_endpoint(client):
         ("POST", f"{API}/games/{{game_id}}/bots"),
         ("POST", f"{API}/games/{{game_id}}/clue-media"),
         ("POST", f"{API}/games/{{game_id}}/cards/{{card_id}}/report"),
+        ("GET", f"{API}/decks"),
+        ("POST", f"{API}/decks"),
+        ("GET", f"{API}/decks/{{deck_id}}"),
+        ("PATCH", f"{API}/decks/{{deck_id}}"),
+        ("DELETE", f"{API}/decks/{{deck_id}}"),
+        ("POST", f"{API}/decks/{{deck_id}}/shares"),
+        ("DELETE", f"{API}/decks/{{deck_id}}/shares/{{username}}"),
+        ("POST", f"{API}/decks/{{deck_id}}/cards"),
+        ("PATCH", f"{API}/decks/{{deck_id}}/cards/{{card_id}}"),
+        ("DELETE", f"{API}/decks/{{deck_id}}/cards/{{card_id}}"),
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["StorytellerView"]["properties"]
