@@ -15,6 +15,10 @@ skipped: one per game is expected, as the last seat's join and the game's start 
 commit and say so once. The curve goes to ``var/soak-<time>.csv`` and ``.json``. It exits with 1 when a process grew by
 more than ``--max-growth`` (10%) after the warm-up, or anything was lost.
 
+With ``--tracemalloc`` each of the site's processes traces its allocations (config/memtrace.py) and the end
+shows, per process, the lines whose memory grew most from the end of the warm-up to the end. Tracing slows
+them and takes memory of its own: such a run finds a leak; its RSS figures are not the soak's.
+
     .venv/bin/python bench/soak.py                  # 30 minutes
     .venv/bin/python bench/soak.py --minutes 3 --warmup 1 --games 4    # a quick look
 """
@@ -26,6 +30,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -55,6 +60,8 @@ def parse_args(argv=None):
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds after the end a change may still come (5)")
     parser.add_argument("--max-growth", type=float, default=0.10, help="RSS growth after the warm-up allowed (0.10)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start-timeout", type=float, default=600.0, help="seconds the site may take to start")
+    parser.add_argument("--tracemalloc", action="store_true", help="trace allocations in the site's processes")
     parser.add_argument("--out", type=Path, default=ROOT / "var", help="folder of the curve's CSV and JSON (var/)")
     return parser.parse_args(argv)
 
@@ -260,13 +267,26 @@ def growth(rows: list[dict], role: str, warmup_minutes: float) -> tuple[int, int
     return base, max(row[role] for row in after), end, (end - base) / base if base else 0.0
 
 
+def stop_on_signals() -> None:
+    """SIGTERM, and SIGINT even where a shell started this in the background (ignoring it), stop the run and
+    the site it started (the ``finally`` below), instead of leaving the site running."""
+
+    def stop(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    stop_on_signals()
     for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
         os.environ.pop(name, None)  # the embedded default, as bin/run starts it with no environment
     workdir = Path(tempfile.mkdtemp(prefix="fabula-soak-"))
     prepare_environment(workdir)
     os.environ["FABULA_LIVE_PHASE_SECONDS"] = str(args.phase)
+    traces = workdir / "tracemalloc"
     process = None
     try:
         import django
@@ -275,11 +295,14 @@ def main(argv=None) -> int:
         print(f"setting up {args.games} games in {workdir} ...", flush=True)
         setup = argparse.Namespace(games=args.games)
         people = make_games(setup)
+        if args.tracemalloc:  # the site's processes trace; this one, set up already, does not
+            os.environ["FABULA_TRACEMALLOC"] = str(traces)
+            os.environ["FABULA_TRACEMALLOC_EVERY"] = str(args.every)
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         print(f"starting the site (bin/run) on {base} ...", flush=True)
         process = start_site(workdir, port)
-        wait_until_answering(base, process)
+        wait_until_answering(base, process, timeout=args.start_timeout)
         pids = site_processes(process.pid)
         missing = [role for role in ROLES if role not in pids]
         if missing:
@@ -342,8 +365,21 @@ def main(argv=None) -> int:
     }
     (args.out / f"soak-{stamp}.json").write_text(json.dumps(document, indent=2))
     print(f"the curve: {args.out / f'soak-{stamp}.csv'} (and .json)")
+    if args.tracemalloc:
+        print_growth(traces, pids, args.warmup * 60)
     shutil.rmtree(workdir, ignore_errors=True)
     return 0 if met else 1
+
+
+def print_growth(traces: Path, pids: dict[str, int], warmup_seconds: float) -> None:
+    """Per process: what grew from its first snapshot after the warm-up to its last (config.memtrace)."""
+    from config.memtrace import growth
+
+    for role, pid in pids.items():
+        snapshots = sorted(traces.glob(f"{role}-{pid}-*.tracemalloc"))
+        after = [path for path in snapshots if int(path.stem.rsplit("-", 1)[1]) >= warmup_seconds] or snapshots
+        print(f"\n--- {role}: the allocations that grew most after the warm-up")
+        print(growth(after[0], after[-1]) if len(after) > 1 else "  (too few snapshots)")
 
 
 if __name__ == "__main__":
