@@ -1,8 +1,10 @@
 import os
+import sys
 
 from config import memtrace
 
-memtrace.start_from_environment()  # FABULA_TRACEMALLOC only (bench/soak.py --tracemalloc)
+if memtrace.is_celery(sys.argv):  # not each command that imports the app (manage.py, the web server)
+    memtrace.start_from_environment()  # FABULA_TRACEMALLOC only (bench/soak.py --tracemalloc)
 
 from celery import Celery  # noqa: E402
 

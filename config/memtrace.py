@@ -28,6 +28,12 @@ def role_of(argv: list[str]) -> str:
     return "web"
 
 
+def is_celery(argv: list[str]) -> bool:
+    """Whether this is a Celery process (a worker, beat), by its command line."""
+    program = Path(argv[0]) if argv else Path()
+    return program.name == "celery" or (program.name == "__main__.py" and program.parent.name == "celery")
+
+
 def start_from_environment(role: str | None = None) -> bool:
     """Start tracing and the snapshots when ``FABULA_TRACEMALLOC`` is set; True if it did."""
     folder = os.environ.get("FABULA_TRACEMALLOC")
