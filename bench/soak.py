@@ -137,12 +137,15 @@ class Soak:
         self.games: list[int] = []  # every game played, in order
         self.heard: dict[int, dict[int, float]] = defaultdict(dict)
         self.reconnects = 0
+        self.open_sockets = 0
         self.finished = 0
         self.refused: dict[int, int] = defaultdict(int)  # the person's requests answered with an error, by status
         self.people = games  # (first game id, person, token)
 
     async def spectate(self, game_id: int, opened: asyncio.Event, stop: asyncio.Event):
-        """Hear every change of ``game_id`` until ``stop``; a dropped socket opens again (and counts)."""
+        """Hear every change of ``game_id`` until ``stop``; a dropped socket opens again (and counts). A finished
+        game's spectator stops ``--timeout`` seconds after the game was seen over, as a page is closed: the
+        sockets open at once stay one a game being played, not one for every game played since the start."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
@@ -151,17 +154,25 @@ class Soak:
             try:
                 async with connect(url, origin=self.base, open_timeout=60) as socket:
                     opened.set()
+                    self.open_sockets += 1
                     receiving = asyncio.ensure_future(self._receive(game_id, socket))
                     stopping = asyncio.ensure_future(stop.wait())
                     await asyncio.wait({receiving, stopping}, return_when=asyncio.FIRST_COMPLETED)
                     for task in (receiving, stopping):
                         task.cancel()
                     await asyncio.gather(receiving, stopping, return_exceptions=True)
+                    self.open_sockets -= 1
             except (OSError, ConnectionClosed, TimeoutError):
                 pass
             if not stop.is_set():
                 self.reconnects += 1
                 await asyncio.sleep(1)  # live.js's first backoff
+
+    @staticmethod
+    async def close_with(closed: asyncio.Event, stop: asyncio.Event):
+        """Close a spectator at the end of the run too."""
+        await stop.wait()
+        closed.set()
 
     async def _receive(self, game_id: int, socket):
         async for raw in socket:
@@ -185,8 +196,9 @@ class Soak:
         listeners = []
         while time.monotonic() < ends_at:
             self.games.append(game_id)
-            opened = asyncio.Event()
-            listeners.append(asyncio.create_task(self.spectate(game_id, opened, stop)))
+            opened, closed = asyncio.Event(), asyncio.Event()
+            listeners.append(asyncio.create_task(self.spectate(game_id, opened, closed)))
+            listeners.append(asyncio.create_task(self.close_with(closed, stop)))
             await asyncio.wait_for(opened.wait(), 60)  # the spectator hears from the first bot on
             for _ in range(3):  # the last bot starts the game
                 (await http.post(f"/games/{game_id}/bots", headers=headers)).raise_for_status()
@@ -195,6 +207,7 @@ class Soak:
                 action = await asyncio.to_thread(person_action, game_id, who, rng)
                 if action is not None and action["type"] == "done":
                     self.finished += 1
+                    asyncio.get_running_loop().call_later(self.args.timeout, closed.set)  # what is on its way
                     game_id = await self.new_game(http, headers)
                     break
                 if action is not None:
@@ -219,7 +232,7 @@ class Soak:
             print(
                 f"  {row['minute']:6.1f} min  "
                 + "  ".join(f"{role} {row[role] / 1024:6.1f} MiB" for role in pids)
-                + f"  (games {len(self.games)}, finished {self.finished})",
+                + f"  (games {len(self.games)}, finished {self.finished}, sockets open {self.open_sockets})",
                 flush=True,
             )
             try:
