@@ -368,3 +368,22 @@ def test_a_new_version_replaces_what_the_last_one_kept_for_the_same_viewer():
         assert f'data-version="{game.version}"' in entry[1]
     table = pages.cache().get(pages.view_key("table", game=game, version=False))
     assert table[0] == game.version
+
+
+def test_games_read_long_ago_are_let_go_when_another_is_kept(monkeypatch):
+    """An entry past its time is never given again: keeping another lets it go, not only the bound."""
+    from types import SimpleNamespace
+
+    from games.selectors import games as selectors
+
+    clock = [1000.0]
+    monkeypatch.setattr(selectors, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    recent = selectors._Recent(size=10, ttl=30)
+    played = [started_game(4)[0] for _ in range(3)]
+    for game in played:
+        recent.put(game.pk, (game.version, "now"), game, [])
+        clock[0] += 20
+    # At 1060: the first (kept at 1000) is past its 30 s and went when the third was kept; the second (1020)
+    # is too now, but stays until something else is kept; the third is given.
+    assert list(recent._entries) == [played[1].pk, played[2].pk]
+    assert recent.get(played[2].pk, (played[2].version, "now")) is not None
