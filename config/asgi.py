@@ -1,6 +1,10 @@
 import os
 
-import django
+from config import memtrace
+
+memtrace.start_from_environment("web")  # FABULA_TRACEMALLOC only (bench/soak.py --tracemalloc)
+
+import django  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application() does

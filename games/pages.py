@@ -51,14 +51,15 @@ def cache():
     return caches["views"]
 
 
-def view_key(what: str, *, game: Game, user=None, extra: str = "") -> str:
+def view_key(what: str, *, game: Game, user=None, extra: str = "", version: bool = True) -> str:
     """The key of ``what`` (a board, an API view) of ``game`` at its version, as ``user`` sees it now
-    (``None``: as anyone sees it)."""
+    (``None``: as anyone sees it). ``version=False``: the key of its one entry whatever the version, which
+    ``kept`` and ``keep`` stamp with the version their value was made at."""
     return ":".join(
         (
             what,
             str(game.pk),
-            str(game.version),
+            str(game.version) if version else "",
             str(int(game.created_at.timestamp() * 1_000_000)),  # a game that had this id before is another
             str(user.pk or 0) if user is not None else "anyone",
             translation.get_language() or "",
@@ -68,10 +69,29 @@ def view_key(what: str, *, game: Game, user=None, extra: str = "") -> str:
     )
 
 
+# A board, an API view or the table is kept in one entry per game and viewer, stamped with the version it was
+# made at, which the next version's replaces: what a game showed before its last move is never asked for again,
+# and kept under keys of their own the old versions filled the cache up to its bound (bench/soak.py: about a
+# megabyte a minute in the web process with ten live games through the API, for as long as it ran).
+
+
+def kept(key: str, game: Game):
+    """The value kept under ``key`` if it was made at ``game``'s version, else None."""
+    entry = cache().get(key)
+    if entry is not None and entry[0] == game.version:
+        return entry[1]
+    return None
+
+
+def keep(key: str, game: Game, value) -> None:
+    """Keep ``value``, made at ``game``'s version, under ``key``, in place of what an earlier version made."""
+    cache().set(key, (game.version, value))
+
+
 def board_html(request, *, game: Game, seats: list[Seat], error: str | None = None) -> SafeString:
     """The game's board as the request's user sees it, at the game's version (from the cache when it can)."""
-    key = view_key("board", game=game, user=request.user)
-    html = None if error else cache().get(key)
+    key = view_key("board", game=game, user=request.user, version=False)
+    html = None if error else kept(key, game)
     if html is None:
         view = game_view(game=game, seats=seats, user=request.user)
         context = {
@@ -86,7 +106,7 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
         }
         html = render_to_string(BOARD_TEMPLATE, context, request)
         if not error:  # an error belongs to one answer only
-            cache().set(key, html)
+            keep(key, game, html)
     return mark_safe(html.replace(CSRF_SLOT, get_token(request)))  # noqa: S308 (rendered by our templates)
 
 
@@ -104,11 +124,11 @@ def table_html(*, game: Game, seats: list[Seat], you: dict | None) -> SafeString
 def for_anyone(what: str, *, game: Game, build):
     """``build()``, made once per game version and language for every viewer: only for what anyone who
     may see the game may see (the table, what a deadline just did)."""
-    key = view_key(what, game=game)
-    value = cache().get(key)
+    key = view_key(what, game=game, version=False)
+    value = kept(key, game)
     if value is None:
         value = build()
-        cache().set(key, value)
+        keep(key, game, value)
     return value
 
 
@@ -120,9 +140,9 @@ def mark_mine(html: str, you: dict | None) -> SafeString:
 
 def cached_view(request, *, game: Game, seats: list[Seat], build, extra: str = ""):
     """What ``build(game, seats)`` makes for the request's user, once per game version (the API's view)."""
-    key = view_key("api", game=game, user=request.user, extra=extra)
-    value = cache().get(key)
+    key = view_key("api", game=game, user=request.user, extra=extra, version=False)
+    value = kept(key, game)
     if value is None:
         value = build(game, seats)
-        cache().set(key, value)
+        keep(key, game, value)
     return value

@@ -257,7 +257,7 @@ def test_a_body_that_stops_coming_is_refused_after_the_read_timeout():
 @override_settings(FABULA_BODY_READ_TIMEOUT_SECONDS=1, FABULA_BODY_DEADLINE_SECONDS=0.3)
 def test_a_body_that_trickles_is_refused_at_the_deadline():
     async def trickle():
-        await asyncio.sleep(0.05)  # always within the read timeout, never done
+        await asyncio.sleep(0.05)  # the slow client under test: always within the read timeout, never done
         trickle.taken += 1
         return {"type": "http.request", "body": b"x", "more_body": trickle.taken < 1000}
 
@@ -392,13 +392,20 @@ def test_a_read_cancelled_from_outside_stays_cancelled():
     """The server stopping cancels a request that waits for its body: that is no 408."""
 
     async def cancelled():
+        parts = messages(b"{", then_wait=True)
+        waiting = asyncio.Event()
+
+        async def receive():
+            if parts.taken == 1:  # it took the first part and asks for the next, which never comes
+                waiting.set()
+            return await parts()
+
         reading = asyncio.create_task(
             PooledThreadsASGIHandler(threads=1).read_body(
-                messages(b"{", then_wait=True), body_scope("/api/v1/games", (b"content-length", b"10"))
+                receive, body_scope("/api/v1/games", (b"content-length", b"10"))
             )
         )
-        await asyncio.sleep(0)  # it starts, takes the first part and waits for the next
-        await asyncio.sleep(0)
+        await waiting.wait()
         reading.cancel()
         with pytest.raises(asyncio.CancelledError):
             await reading

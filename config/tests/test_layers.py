@@ -121,7 +121,8 @@ def test_what_another_process_sends_reaches_this_process_s_pages_and_only_the_gr
     sender = (
         "import asyncio, sys; from config.layers import LocalSocketChannelLayer; "
         "layer = LocalSocketChannelLayer(folder=sys.argv[1]); "
-        "asyncio.run(layer.group_send('game-5', {'type': 'game.changed', 'game': 5, 'version': 8}))"
+        "asyncio.run(layer.group_send('game-5', {'type': 'game.changed', 'game': 5, 'version': 8})); "
+        "asyncio.run(layer.group_send('game-5', {'type': 'end'}))"
     )
 
     async def scenario():
@@ -131,7 +132,8 @@ def test_what_another_process_sends_reaches_this_process_s_pages_and_only_the_gr
         sent = await asyncio.create_subprocess_exec(sys.executable, "-c", sender, str(tmp_path))
         assert await sent.wait() == 0
         got = await _received(layer, member)
-        await asyncio.sleep(0.1)
+        # One socket's datagrams arrive and are handed over in order: once the end is in, all before it is.
+        assert await _received(layer, member) == {"type": "end"}
         return got, outsider in layer.channels
 
     got, outsider_got_something = asyncio.run(scenario())
@@ -151,13 +153,15 @@ def test_a_sender_in_this_process_reaches_a_listener_and_its_own_pages_once(tmp_
         own = await sender.new_channel()
         sender.groups["lobby"] = {own: time.time()}  # a page of the sender's own, without listening
         await sender.group_send("lobby", {"type": "game.changed", "game": 1, "version": 2})
+        await sender.group_send("lobby", {"type": "end"})
         heard = await _received(listener, page), await _received(sender, own)
-        await asyncio.sleep(0.1)
-        return heard, page in listener.channels, own in sender.channels
+        # Each hears in order: the next thing after the message is the end, so it came once to each.
+        after = await _received(listener, page), await _received(sender, own)
+        return heard, after
 
-    heard, more_for_page, more_for_own = asyncio.run(scenario())
+    heard, after = asyncio.run(scenario())
     assert heard == ({"type": "game.changed", "game": 1, "version": 2},) * 2
-    assert not more_for_page and not more_for_own
+    assert after == ({"type": "end"},) * 2
     asyncio.run(listener.close())
 
 

@@ -20,7 +20,7 @@ def exchange(server, *chunks: bytes, pause: float = 0.0) -> tuple[int, dict, byt
         try:
             for chunk in chunks:
                 connection.sendall(chunk)
-                time.sleep(pause)
+                time.sleep(pause)  # a client that sends slowly is what such a test is about
         except OSError:  # the server answered and stopped reading: the answer is still there
             pass
         answer = b""

@@ -101,10 +101,19 @@ class _Recent:
         return _copy(game), [_copy(seat) for seat in seats]
 
     def put(self, game_id: int, stamp: tuple, game: Game, seats: list[Seat]) -> None:
+        now = time.monotonic()
         with self._lock:
-            self._entries[game_id] = (stamp, time.monotonic(), _copy(game), [_copy(s) for s in seats])
+            self._entries[game_id] = (stamp, now, _copy(game), [_copy(s) for s in seats])
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+            # An entry past its ``ttl`` is never given again: the least recently used ones that are go, so that
+            # the games played minutes ago (finished ones, for good) do not stay until ``size`` others push them
+            # out (bench/soak.py: the worker's memory grew with every game its bots had played).
+            while self._entries:
+                oldest = next(iter(self._entries.values()))
+                if now - oldest[1] <= self.ttl:
+                    break
                 self._entries.popitem(last=False)
 
     def clear(self) -> None:

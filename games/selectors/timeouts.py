@@ -12,7 +12,9 @@ from games.models import Game, Move
 
 
 def _quiet_key(game: Game) -> str:
-    return f"quiet-version:{game.pk}:{game.version}:{game.created_at.timestamp()}"
+    """One entry per game, holding the version known quiet: the next version's replaces it (a key per version
+    left one behind for each, up to the cache's bound)."""
+    return f"quiet-version:{game.pk}:{game.created_at.timestamp()}"
 
 
 def note_no_timeouts(game: Game) -> None:
@@ -21,8 +23,8 @@ def note_no_timeouts(game: Game) -> None:
     this process's views cache (bounded, in memory); a version not there (a deadline's, another
     process's) is asked of the database. Not before the commit: a version rolled back could be made
     again, by a deadline."""
-    key = _quiet_key(game)
-    transaction.on_commit(lambda: caches["views"].set(key, True))
+    key, version = _quiet_key(game), game.version
+    transaction.on_commit(lambda: caches["views"].set(key, version))
 
 
 def timeout_text(game: Game, payload, name: str) -> str:
@@ -34,7 +36,7 @@ def timeout_text(game: Game, payload, name: str) -> str:
 
 def timeouts_just_now(game: Game) -> list[str]:
     """What the deadline did if the game's latest change was a timeout (else nothing): one query."""
-    if game.status != Game.Status.ACTIVE or caches["views"].get(_quiet_key(game)):
+    if game.status != Game.Status.ACTIVE or caches["views"].get(_quiet_key(game)) == game.version:
         return []
     moves = Move.objects.filter(game=game, by_timeout=True, version=game.version).select_related("seat__user")
     return [timeout_text(game, move.payload, move.seat.user.name if move.seat else "?") for move in moves]

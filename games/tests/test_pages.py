@@ -107,7 +107,7 @@ def test_the_table_is_drawn_once_per_version_from_what_anyone_sees_and_each_view
             "me_slot": pages.ME_SLOT_PREFIX,
         },
     )
-    assert pages.cache().get(pages.view_key("table", game=game)) == expected
+    assert pages.kept(pages.view_key("table", game=game, version=False), game) == expected
     for seat in seats:
         html = boards[seat.user_id]
         mine = re.findall(r'<li class="player seat-[a-z]+[^"]*"', html)
@@ -347,3 +347,43 @@ def test_a_creator_who_is_not_seated_is_read_with_the_game_and_kept_with_it():
         again, _ = game_get_for_viewer(game_id=game.pk, user=users[0])
         assert again.creator.username == outsider.username
     assert len(queries) == 1  # the version: the creator came from memory with the game
+
+
+def test_a_new_version_replaces_what_the_last_one_kept_for_the_same_viewer():
+    """One entry per game and viewer: what a version made is kept in place of the last version's, not beside
+    it, so the cache holds the games being played, not their history (bench/soak.py)."""
+    game, users = started_game(4)
+    clients = [signed_in(user) for user in users]
+    rng = random.Random(5)
+    for _ in range(6):
+        for client in clients:
+            board(client, game)
+        assert play_step(game, users, rng)
+        game.refresh_from_db()
+    for client, user in zip(clients, users, strict=True):
+        html, _queries = board(client, game)
+        assert f'data-version="{game.version}"' in html
+        entry = pages.cache().get(pages.view_key("board", game=game, user=user, version=False))
+        assert entry[0] == game.version  # the one entry, made at the last version
+        assert f'data-version="{game.version}"' in entry[1]
+    table = pages.cache().get(pages.view_key("table", game=game, version=False))
+    assert table[0] == game.version
+
+
+def test_games_read_long_ago_are_let_go_when_another_is_kept(monkeypatch):
+    """An entry past its time is never given again: keeping another lets it go, not only the bound."""
+    from types import SimpleNamespace
+
+    from games.selectors import games as selectors
+
+    clock = [1000.0]
+    monkeypatch.setattr(selectors, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    recent = selectors._Recent(size=10, ttl=30)
+    played = [started_game(4)[0] for _ in range(3)]
+    for game in played:
+        recent.put(game.pk, (game.version, "now"), game, [])
+        clock[0] += 20
+    # At 1060: the first (kept at 1000) is past its 30 s and went when the third was kept; the second (1020)
+    # is too now, but stays until something else is kept; the third is given.
+    assert list(recent._entries) == [played[1].pk, played[2].pk]
+    assert recent.get(played[2].pk, (played[2].version, "now")) is not None

@@ -2,6 +2,7 @@
 undoes a stroke, gives the clue with its drawing only; the others see the picture."""
 
 import io
+import re
 
 import pytest
 from PIL import Image
@@ -104,7 +105,8 @@ def test_the_storyteller_records_a_sung_clue_plays_it_back_and_the_others_hear_i
     expect(recorder.locator("[data-stop]")).to_be_disabled()
     recorder.locator("[data-record]").click()
     expect(recorder.locator("[data-stop]")).to_be_enabled()
-    anna_page.wait_for_timeout(1500)
+    # A second or more recorded, by the recorder's own clock (its timer), not a pause of ours.
+    expect(recorder.locator("[data-timer]")).to_have_text(re.compile(r"^[1-9][0-9]* / "))
     recorder.locator("[data-stop]").click()
     playback = recorder.locator("[data-playback]")
     expect(playback).to_be_visible()  # heard before it is sent

@@ -62,7 +62,9 @@ class AsgiServer:
     def __str__(self) -> str:
         return self.url
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
+        # A poll with a deadline: it returns as soon as the server listens. Loading the application takes about
+        # 2 s of CPU, which a machine loaded twenty-fold (the canary's run beside others) stretched past 30 s.
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 server_command(self.server, host="127.0.0.1", port=self.port, workers=self.workers),

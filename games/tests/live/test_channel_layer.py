@@ -18,7 +18,7 @@ def test_a_page_that_heard_nothing_for_longer_than_redis_reads_wait_still_hears_
     async def idle_then_told():
         channel = await layer.new_channel()
         await layer.group_add("idle-test", channel)
-        await asyncio.sleep(6)
+        await asyncio.sleep(6)  # the idleness under test: longer than redis-py's 5 s read timeout
         await layer.group_send("idle-test", {"type": "game.changed", "version": 3})
         return await asyncio.wait_for(layer.receive(channel), timeout=5)
 

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from games.services.games import game_act
 
+from ..browser import wait_until
 from ..factories import started_game
 from ..play import view_for
 
@@ -128,40 +129,64 @@ def test_a_page_that_cannot_connect_still_works_by_reload(asgi_server, browser):
     expect(bob_page.locator("body")).not_to_have_attribute("data-socket", "open")
 
 
+# In the page, before its own scripts: every board fetch htmx opens (an XMLHttpRequest, opened in the same task
+# that decides on it), and every socket message once the page's own handler is done with it (a listener
+# added first, whose timer runs after the whole dispatch). So "the page heard version N and did not fetch"
+# is a state to wait for, not a pause long enough for a fetch to have been sent.
+RECORD_BOARD_FETCHES = """(() => {
+  window.fabulaSeen = {boards: [], handled: []};
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url) {
+    const board = String(method).toUpperCase() === "GET" && String(url).includes("/board/");
+    if (board) window.fabulaSeen.boards.push(String(url));
+    return open.apply(this, arguments);
+  };
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        let version = null;
+        try { version = JSON.parse(event.data).version; } catch (error) {}
+        setTimeout(() => window.fabulaSeen.handled.push(version), 0);
+      });
+    }
+  };
+})();"""
+
+
 def test_a_players_own_action_is_not_fetched_again_and_what_came_in_meanwhile_is(asgi_server, browser):
     """The answer to an action is the board at the version it made: the page does not fetch that version
     again when its socket hears of it first; a change someone else made meanwhile it does fetch."""
     game, (alice, bob, carol, _dave) = started_game(4, pace="live")
     pages = {}
-    versions = {}  # name -> the versions its socket heard
-    fetches = {}  # name -> the board fetches its page made
     for name, user in (("alice", alice), ("bob", bob), ("carol", carol)):
-        versions[name], fetches[name] = [], []
         page = pages[name] = open_page(browser, asgi_server, user, "about:blank")
-        page.on(
-            "websocket",
-            lambda ws, heard=versions[name]: ws.on(
-                "framereceived", lambda frame: heard.append(json.loads(frame).get("version"))
-            ),
-        )
-        page.on(
-            "request",
-            lambda request, made=fetches[name]: (
-                made.append(request.url) if request.method == "GET" and "/board/" in request.url else None
-            ),
-        )
+        page.add_init_script(RECORD_BOARD_FETCHES)
         page.goto(game.get_absolute_url())
         socket_open(page)
 
     def board_version(page) -> int:
         return int(page.locator("#board").get_attribute("data-version"))
 
-    def wait_until(page, condition, what):
-        for _ in range(200):
-            if condition():
+    def fetches(page) -> list[str]:
+        """The board fetches the page opened, once what it is doing now is done (a turn of its loop)."""
+        return page.evaluate("() => new Promise(resolve => setTimeout(() => resolve(window.fabulaSeen.boards), 0))")
+
+    def handled(page, version: int) -> None:
+        """Wait until the page's own handler has dealt with its socket's message of ``version``."""
+        wait_until(page, "(version) => window.fabulaSeen.handled.includes(version)", version, timeout=10_000)
+
+    def forget_fetches(page) -> None:
+        page.evaluate("window.fabulaSeen.boards.length = 0")
+
+    def answer_held(page) -> None:
+        """Wait until the route has the action's answer in hand (Playwright runs it while the page is asked)."""
+        for _ in range(500):
+            if held:
                 return
-            page.wait_for_timeout(50)
-        raise AssertionError(f"waited 10 s for {what}")
+            page.wait_for_timeout(20)
+        raise AssertionError("waited 10 s for the action's answer")
 
     held = []  # an action's answer, fetched from the server and held back from the page
 
@@ -171,45 +196,43 @@ def test_a_players_own_action_is_not_fetched_again_and_what_came_in_meanwhile_is
     # Alice's clue: her socket hears of its version while the answer is held back; her page waits for the answer.
     alice_page = pages["alice"]
     before = board_version(alice_page)
-    wait_until(alice_page, lambda: fetches["alice"], "the fetch Alice's page makes once its socket is open")
-    fetches["alice"].clear()
+    wait_until(alice_page, "window.fabulaSeen.boards.length > 0")  # the fetch a page makes once its socket opens
+    forget_fetches(alice_page)
     alice_page.route(f"**/games/{game.pk}/act/", hold)
     alice_page.locator(".clue-form .card-pick input").first.check()
     alice_page.locator("#clue-text").fill("A quiet river")
     alice_page.get_by_role("button", name="Give the clue").click()
-    wait_until(alice_page, lambda: held and before + 1 in versions["alice"], "the clue's version on Alice's socket")
-    alice_page.wait_for_timeout(300)  # what a fetch on hearing it would have sent by now
-    assert fetches["alice"] == []
+    handled(alice_page, before + 1)  # the clue's version, heard while the answer is held back
+    answer_held(alice_page)
+    assert fetches(alice_page) == []
     route, answer = held.pop()
     route.fulfill(response=answer)
     expect(alice_page.locator(".clue q")).to_have_text("A quiet river")
     assert board_version(alice_page) == before + 1
-    alice_page.wait_for_timeout(300)
-    assert fetches["alice"] == []
+    assert fetches(alice_page) == []  # the answer was the version heard: nothing to fetch after it
     # The others' pages heard of it and fetched their own boards.
     expect(pages["bob"].locator(".clue q")).to_have_text("A quiet river")
-    assert fetches["bob"]
+    assert fetches(pages["bob"])
 
     # Bob hands in a card and his answer is held back; meanwhile Carol hands in hers. Bob's page gets his
     # answer, sees it is older than what its socket heard, and fetches the newer board once.
     bob_page = pages["bob"]
     clue = board_version(bob_page)
-    fetches["bob"].clear()
+    forget_fetches(bob_page)
     bob_page.route(f"**/games/{game.pk}/act/", hold)
     bob_page.locator(".submit-form .card-pick input").first.check()
     bob_page.get_by_role("button", name="Hand in my card").click()
-    wait_until(bob_page, lambda: held and clue + 1 in versions["bob"], "Bob's card on his socket")
+    handled(bob_page, clue + 1)  # Bob's card on his socket
+    answer_held(bob_page)
     pages["carol"].locator(".submit-form .card-pick input").first.check()
     pages["carol"].get_by_role("button", name="Hand in my card").click()
-    wait_until(bob_page, lambda: clue + 2 in versions["bob"], "Carol's card on Bob's socket")
-    bob_page.wait_for_timeout(300)
-    assert fetches["bob"] == []
+    handled(bob_page, clue + 2)  # Carol's card on Bob's socket
+    assert fetches(bob_page) == []
     route, answer = held.pop()
     route.fulfill(response=answer)
     expect(bob_page.locator("#board")).to_have_attribute("data-version", str(clue + 2))
     expect(bob_page.locator("#status")).to_contain_text("Waiting for")
-    bob_page.wait_for_timeout(300)
-    assert len(fetches["bob"]) == 1
+    assert len(fetches(bob_page)) == 1
 
 
 def acted_elsewhere(**action) -> None:

@@ -100,7 +100,8 @@ def test_a_celery_worker_killed_in_the_middle_of_a_timeout(tmp_path):
         client = redis_py.Redis.from_url(broker)
         assert client.hlen("unacked") == 1  # the broker still holds the task the worker was running
 
-        # Nothing is sent again: the task the dead worker held must come back by itself.
+        # Nothing is sent again: the task the dead worker held must come back by itself, once the visibility
+        # timeout has passed (the time under test; the new worker's wait for the version below is a poll).
         time.sleep(max(0.0, killed_at + VISIBILITY_TIMEOUT + 0.5 - time.monotonic()))
         worker = start(tmp_path, worker_args, env, "worker-2")
         wait_for_version(game, version, worker)
