@@ -187,8 +187,10 @@ def error_response(request, status: int, code: str, message, **extra):
 
 @api.exception_handler(GameError)
 def on_game_error(request, exc: GameError):
-    if exc.kind == "not_found" or _game_hidden(request):
+    if _game_hidden(request):
         return _no_game(request)
+    if exc.kind == "not_found":  # in the service's words (no such deck, card, drawing...): they say nothing more
+        return error_response(request, 404, "not_found", exc.message)
     return error_response(request, STATUS_OF_KIND.get(exc.kind, 409), exc.code, exc.message)
 
 

@@ -195,6 +195,8 @@ def test_a_deck_you_cannot_see_is_404_whatever_you_ask(alice, bob):
         alice.upload(builtin.pk, photo()),
     ]:
         assert error_of(response) == (404, "not_found")
+        # In the same words as a deck that does not exist: nothing says that it does.
+        assert response.json()["error"]["message"] in ("There is no such deck.", "There is no such card in this deck.")
     assert bob.api.get("/decks").json()["decks"] == []
     assert Card.objects.filter(deck_id=deck_id).count() == 1
 
