@@ -85,17 +85,22 @@ _PRE_SKIP = 312
 
 def sound(card: int, text: str) -> bytes:
     """A short Ogg Opus stream, 1 to 3 seconds (by the card), of silent frames."""
-    from mutagen.ogg import OggPage
-
     seconds = 1 + _rng(card, text).random() * 2
     head = b"OpusHead" + bytes([1, 1]) + struct.pack("<HIhB", _PRE_SKIP, 48000, 0, 0)
     tags = b"OpusTags" + struct.pack("<I", 6) + b"fabula" + struct.pack("<I", 0)
     frames = max(1, round(seconds * 50))
-    plan = [([head], 0), ([tags], 0), ([_OPUS_FRAME] * frames, _PRE_SKIP + frames * 960)]
+    return ogg_stream([([head], 0), ([tags], 0), ([_OPUS_FRAME] * frames, _PRE_SKIP + frames * 960)], serial=0xFAB)
+
+
+def ogg_stream(plan: list[tuple[list[bytes], int]], *, serial: int) -> bytes:
+    """An Ogg stream of one logical bitstream: a page for each (packets, granule position) of ``plan``, in order,
+    the first marked as the stream's beginning and the last as its end (mutagen's ``OggPage`` writes each)."""
+    from mutagen.ogg import OggPage
+
     pages = []
     for sequence, (packets, position) in enumerate(plan):
         page = OggPage()
-        page.serial = 0xFAB
+        page.serial = serial
         page.sequence = sequence
         page.position = position
         page.packets = packets

@@ -34,7 +34,7 @@ OPUS_20_MS = b"\xfc" + b"\x00" * 7
 def ogg_opus(seconds: float, *, padding: int = 0, stamped: float | None = None) -> bytes:
     """An Ogg Opus stream of ``seconds`` in 20 ms packets; its last page says it lasts ``stamped`` (default:
     as long as it does); ``padding`` bytes more in packets of 60 KB."""
-    from mutagen.ogg import OggPage
+    from storyteller.bot_media import ogg_stream
 
     pre_skip = 312
     head = b"OpusHead" + bytes([1, 1]) + struct.pack("<HIhB", pre_skip, 48000, 0, 0)
@@ -46,17 +46,7 @@ def ogg_opus(seconds: float, *, padding: int = 0, stamped: float | None = None) 
     plan = [([head], 0), ([tags], 0)] + [
         (packets, final if n == len(pages_of_audio) - 1 else 0) for n, packets in enumerate(pages_of_audio)
     ]
-    pages = []
-    for sequence, (packets, position) in enumerate(plan):
-        page = OggPage()
-        page.serial = 7
-        page.sequence = sequence
-        page.position = position
-        page.packets = packets
-        page.first = sequence == 0
-        page.last = sequence == len(plan) - 1
-        pages.append(page.write())
-    return b"".join(pages)
+    return ogg_stream(plan, serial=7)
 
 
 def _element(element_id: bytes, payload: bytes) -> bytes:
