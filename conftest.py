@@ -21,17 +21,11 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_view_caches():
+def _fresh_process_caches():
     """The games read and views rendered in one test are not another's: ids repeat across tests."""
-    from django.core.cache import caches
+    from config.caches import reset_process_caches
 
-    from games.selectors.games import recent_games
-    from storyteller.selectors import card_faces
-
-    recent_games.clear()
-    caches["views"].clear()
-    caches["rates"].clear()
-    card_faces.clear()
+    reset_process_caches()
 
 
 @pytest.fixture(autouse=True)

@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.transaction import TransactionManagementError
 
+from config.caches import register
+
 
 class Sql:
     """Names and pieces of SQL for one connection: tables, columns and placeholders, quoted its way."""
@@ -77,6 +79,9 @@ def _columns(alias: str, vendor: str, model) -> str:
     quote = connections[alias].ops.quote_name
     table = quote(model._meta.db_table)
     return ", ".join(f"{table}.{quote(field.column)}" for field in model._meta.concrete_fields)
+
+
+register("config.prepared._columns", _columns.cache_clear)  # one text per model and database
 
 
 def _arguments(args: tuple) -> None:

@@ -5,14 +5,13 @@ shows no owners before the reveal; votes and owners appear only in the record
 of a revealed round.
 """
 
-import time
-
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.text import text_storable
+from config.caches import BoundedCache
 from games.models import Game, Seat
 from games.selectors.common import (
     seat_of,
@@ -35,26 +34,36 @@ def _card(card: dict | None, card_id: int) -> dict:
 
 class _CardFaces:
     """What a card shows (its picture's URL, its words for screen readers in the active language), by
-    card and language, kept in this process for ``ttl`` seconds: every view of every game shows cards,
-    and a deck changes rarely (an admin's new words for a card show within that time).
+    card and language, kept in this process for ``FABULA_CARD_FACES_TTL_SECONDS``: every view of every game
+    shows cards, and a deck changes rarely (an admin's new words for a card show within that time). At most
+    ``FABULA_CARD_FACES_ENTRIES`` faces are kept, the least recently used dropped first.
 
     A face's ``alt_lang`` is "" when its words are in the active language, else the language they
     are in (English, where a card has no translation): what an ``<img lang>`` says.
     """
 
-    def __init__(self, ttl: float = 120.0):
-        self.ttl = ttl
-        self._faces: dict[tuple[int, str], tuple[float, dict]] = {}
+    def __init__(self):
+        # Sized from settings, bounded, emptied by config.caches.reset_process_caches.
+        self.faces = BoundedCache(
+            "card_faces", size=settings.FABULA_CARD_FACES_ENTRIES, ttl=settings.FABULA_CARD_FACES_TTL_SECONDS
+        )
+
+    @property
+    def ttl(self) -> float | None:
+        return self.faces.ttl
+
+    @ttl.setter
+    def ttl(self, seconds: float | None) -> None:
+        self.faces.ttl = seconds
 
     def get(self, ids) -> dict[int, dict]:
         language = alt_language(translation.get_language())
-        now = time.monotonic()
         found = {}
         missing = []
         for card_id in ids:
-            entry = self._faces.get((card_id, language))
-            if entry is not None and now - entry[0] < self.ttl:
-                found[card_id] = entry[1]
+            face = self.faces.get((card_id, language))
+            if face is not None:
+                found[card_id] = face
             else:
                 missing.append(card_id)
         if missing:
@@ -63,12 +72,14 @@ class _CardFaces:
             for card in Card.objects.filter(pk__in=missing).only("pk", "image", "alt_text", "alt_texts"):
                 image = card.image.url if card.image else ""
                 for other in languages:
-                    self._faces[card.pk, other] = (now, {"id": card.pk, "image": image, **card.alt_in(other)})
-                found[card.pk] = self._faces[card.pk, language][1]
+                    face = {"id": card.pk, "image": image, **card.alt_in(other)}
+                    self.faces.put((card.pk, other), face)
+                    if other == language:
+                        found[card.pk] = face
         return found
 
     def clear(self) -> None:
-        self._faces.clear()
+        self.faces.clear()
 
 
 card_faces = _CardFaces()
