@@ -45,7 +45,9 @@ import contextvars
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core import signals
+from django.core.cache import caches
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
@@ -62,6 +64,7 @@ class PooledThreadsASGIHandler(ASGIHandler):
         self.load_middleware(is_async=False)  # the synchronous chain (ASGIHandler built the async one)
         self.threads = threads
         self.idle: asyncio.LifoQueue | None = None  # made on the server's event loop
+        self.contexts: dict[ThreadPoolExecutor, contextvars.Context] = {}  # each thread's own (thread_context)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -84,21 +87,22 @@ class PooledThreadsASGIHandler(ASGIHandler):
         except BodyRefused as refused:
             await self.send_response(refusal(scope, refused.status), send)
             return
-        set_script_prefix(get_script_prefix(scope))
         loop = asyncio.get_running_loop()
-        server_loop.set(loop)  # in this request's task's context, which its thread runs in
         if self.idle is None:
             self.idle = asyncio.LifoQueue()  # the thread used last is the warmest
             for number in range(self.threads):
                 self.idle.put_nowait(ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"django-{number}"))
         executor = await self.idle.get()
         try:
-            response = await on_thread(loop, executor, self.respond, scope, body_file)
+            context = self.contexts.get(executor)
+            if context is None:  # this thread's first request
+                context = self.contexts[executor] = await loop.run_in_executor(executor, thread_context, loop)
+            response = await on_thread(loop, executor, context, self.respond, scope, body_file)
             if response.streaming:  # its parts may come from this thread: it is closed there once written
                 try:
                     await self.send_response(response, send)
                 finally:
-                    await on_thread(loop, executor, response.close)
+                    await on_thread(loop, executor, context, response.close)
                 return
         finally:
             self.idle.put_nowait(executor)
@@ -108,6 +112,7 @@ class PooledThreadsASGIHandler(ASGIHandler):
     def respond(self, scope, body_file):
         """On the request's thread: what Django's ``handle`` and ``run_get_response`` do between reading the
         body and writing the response, and the response's close when it is whole."""
+        set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, body_file)
         response = error_response if request is None else self.get_response(request)
@@ -118,10 +123,27 @@ class PooledThreadsASGIHandler(ASGIHandler):
         return response
 
 
-async def on_thread(loop, executor, function, *args):
-    """``function(*args)`` on ``executor``'s thread, in a copy of this context; as asgiref does, a cancelled
+def thread_context(loop) -> contextvars.Context:
+    """On a request thread, once: the context each of its requests runs a copy of. It holds the server's loop
+    (``config.handlers.server_loop``) and the process's cache backends, made here (``caches[alias]``, which
+    Django keeps per context): a request's copy finds them, where a fresh context made them again for every
+    request (the file cache's folder made anew each time). What a request sets (its language, its time
+    zone) is set in its own copy and ends with it."""
+
+    def fill():
+        server_loop.set(loop)
+        for alias in settings.CACHES:
+            caches[alias]
+
+    context = contextvars.copy_context()
+    context.run(fill)
+    return context
+
+
+async def on_thread(loop, executor, context, function, *args):
+    """``function(*args)`` on ``executor``'s thread, in a copy of ``context``; as asgiref does, a cancelled
     caller still waits for the thread to finish (the executor goes back to the pool only once it is idle)."""
-    done = loop.run_in_executor(executor, contextvars.copy_context().run, function, *args)
+    done = loop.run_in_executor(executor, context.copy().run, function, *args)
     try:
         return await asyncio.shield(done)
     except asyncio.CancelledError:

@@ -199,6 +199,20 @@ def test_run_on_loop_without_a_server_loop_is_async_to_sync():
     assert run_on_loop(double, 21) == (42, True)
 
 
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_a_threads_requests_share_its_cache_backends():
+    """The cache backends are made once per thread, not for every request (a fresh context each made them
+    again: the file cache's folder made anew each time), as under WSGI."""
+    app = PooledThreadsASGIHandler(threads=1)
+
+    async def two():
+        return await get(app, path="/cache-backends"), await get(app, path="/cache-backends")
+
+    (status, first), (again, second) = asyncio.run(two())
+    assert (status, again) == (200, 200)
+    assert first == second
+
+
 @override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"], LANGUAGE_CODE="en")
 def test_what_a_request_activates_ends_with_it():
     """One thread serves both requests: the language the first one switched to is not where the next starts."""
