@@ -29,6 +29,17 @@ def _fresh_process_caches():
 
 
 @pytest.fixture(autouse=True)
+def _language_ends_with_the_test():
+    """A language a test's request activated (Django's test client runs the locale middleware in this thread,
+    and nothing deactivates it) is not the next test's: config/tests/test_translations.py left French active,
+    and storyteller's alt-text tests that ran after it in the same process read French errors."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _forget_cached_users():
     """The users a test made leave the shared cache of signed-in users (accounts.backends) with it.
 
