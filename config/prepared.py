@@ -18,9 +18,9 @@ text to an aware datetime, JSON to a dict), plain values through a cursor, and U
     seats = seats_of_game(game.pk)  # a list of Seat
 
 ``related`` names foreign keys whose rows come with them (as ``select_related`` gives them: joined
-in the same statement, ``Sql.select`` adding their columns and a LEFT OUTER JOIN on each). A statement with ``FOR UPDATE`` keeps it on
-PostgreSQL and drops it on SQLite, where the connection's IMMEDIATE transaction takes the
-database's write lock at BEGIN.
+in the same statement, ``Sql.select`` adding their columns and a LEFT OUTER JOIN on each). A
+statement with ``FOR UPDATE`` keeps it on PostgreSQL and drops it on SQLite, where the
+connection's IMMEDIATE transaction takes the database's write lock at BEGIN.
 """
 
 import functools
