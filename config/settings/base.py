@@ -74,8 +74,8 @@ FABULA_DEFAULT_KIND = "storyteller"
 MIDDLEWARE = [
     "accounts.network.TrustedProxyMiddleware",  # first: the client's address behind a trusted proxy
     "django.middleware.security.SecurityMiddleware",
-    # Content-Security-Policy (django-csp): a nonce per response that uses one
-    "csp.middleware.CSPMiddleware",
+    # Content-Security-Policy (django-csp): a nonce per response that uses one; a JSON answer's built once
+    "config.csp.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
