@@ -1,6 +1,7 @@
-"""config.csp: the headers django-csp's own middleware gives, a JSON answer's built once."""
+"""config.csp: the headers django-csp's own middleware gives, an answer's without a nonce built once."""
 
 import re
+from pathlib import Path
 
 import pytest
 from csp.exceptions import CSPNonceError
@@ -70,7 +71,7 @@ def test_every_answer_gets_the_headers_django_csp_gives_it(settings, view, repor
     assert (ours["Content-Security-Policy-Report-Only"] is not None) == (report_only is not None)
 
 
-def test_a_json_answers_policy_is_built_once_and_again_when_the_setting_changes(monkeypatch):
+def test_a_policy_without_a_nonce_is_built_once_and_again_when_the_setting_changes(monkeypatch):
     built = []
     original = config.csp.build_policy
 
@@ -83,8 +84,9 @@ def test_a_json_answers_policy_is_built_once_and_again_when_the_setting_changes(
     first = [headers(CSPMiddleware, answer)[0] for _ in range(5)]
     assert len(built) == 2  # the enforced policy and the (empty) report-only one
     assert all(each == first[0] for each in first)
-    headers(CSPMiddleware, page)
-    assert len(built) == 2  # a page's is django-csp's own (it does not count through config.csp)
+    assert headers(CSPMiddleware, page)[0] == first[0]
+    headers(CSPMiddleware, page_with_nonce)
+    assert len(built) == 2  # a nonce's is django-csp's own (it does not count through config.csp)
 
     with override_settings(CONTENT_SECURITY_POLICY_REPORT_ONLY=REPORT_ONLY):
         changed = headers(CSPMiddleware, answer)[0]
@@ -100,10 +102,25 @@ def test_excluded_paths_get_no_header(settings, view):
     assert headers(CSPMiddleware, view, path="/inside/")[0]["Content-Security-Policy"] is not None
 
 
-def test_a_pages_nonce_asked_for_after_its_header_is_refused():
-    _headers, request = headers(CSPMiddleware, page)
+@pytest.mark.parametrize("view", [page, answer])
+def test_a_nonce_asked_for_after_the_header_is_refused(view):
+    _headers, request = headers(CSPMiddleware, view)
     with pytest.raises(CSPNonceError):
         str(request.csp_nonce)
+
+
+def test_no_view_gives_itself_a_policy_of_its_own():
+    """config.csp answers a response without a nonce with the settings' policy: a view decorated by django-csp
+    (csp_update, csp_replace, csp_override, csp_exempt) would not get its own. Such a view must change it first."""
+    root = Path(__file__).resolve().parents[2]
+    found = [
+        str(path.relative_to(root))
+        for package in root.iterdir()
+        if (package / "__init__.py").exists()
+        for path in package.rglob("*.py")
+        if "tests" not in path.parts and "csp.decorators" in path.read_text(encoding="utf-8")
+    ]
+    assert found == []
 
 
 def test_the_api_answers_with_the_sites_policy(client):
