@@ -21,18 +21,22 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_view_caches():
+def _fresh_process_caches():
     """The games read and views rendered in one test are not another's: ids repeat across tests."""
-    from django.core.cache import caches
+    from config.caches import reset_process_caches
 
-    from games.selectors.games import recent_games
-    from storyteller.selectors import card_faces, deck_labels
+    reset_process_caches()
 
-    recent_games.clear()
-    caches["views"].clear()
-    caches["rates"].clear()
-    card_faces.clear()
-    deck_labels.clear()
+
+@pytest.fixture(autouse=True)
+def _language_ends_with_the_test():
+    """A language a test's request activated (Django's test client runs the locale middleware in this thread,
+    and nothing deactivates it) is not the next test's: config/tests/test_translations.py left French active,
+    and storyteller's alt-text tests that ran after it in the same process read French errors."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ import math
 import re
 from collections import Counter
 
+from django.conf import settings
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -117,7 +118,7 @@ def _letter_options(name: str) -> list[str]:
     return [option for option in dict.fromkeys(options) if len(option) <= MAX_LETTERS]
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=settings.FABULA_AVATAR_ENTRIES)
 def table_letters(names: tuple[str, ...]) -> tuple[str, ...]:
     """The letters of each of a table's players, no two the same: each player's initials, made longer only
     for players whose letters clash (the shortest that tell them apart), numbered as a last resort."""
@@ -147,7 +148,7 @@ def shape_of(key: str) -> int:
     return int.from_bytes(digest[:4], "big") % len(SHAPES)
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=settings.FABULA_AVATAR_ENTRIES)
 def _drawing(
     *, key: str, name: str, colour: str, shape: int | None, letters: str | None = None
 ) -> tuple[int, SafeString, str]:
@@ -172,7 +173,7 @@ def _drawing(
     return index, drawing, "av-" + hashlib.blake2s(f"{index}|{drawing}".encode(), digest_size=6).hexdigest()
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=settings.FABULA_AVATAR_ENTRIES)
 def avatar_svg(
     *,
     key: str,

@@ -11,7 +11,7 @@ django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application() doe
 
 from django.conf import settings  # noqa: E402
 
-from config.handlers import PooledThreadsASGIHandler  # noqa: E402
+from config.fastpath.handler import PooledThreadsASGIHandler  # noqa: E402
 
 django_asgi_app = PooledThreadsASGIHandler(threads=settings.FABULA_WEB_THREADS)
 

@@ -1,4 +1,4 @@
-"""The embedded default's channel layer: channels' in-memory layer, without its cost per message.
+"""The embedded default's channel layer: an in-memory layer to channels' layer spec, without a walk per message.
 
 Channels' ``InMemoryChannelLayer`` walks every channel's queue and every group membership of the
 process on *each* ``receive`` and ``group_send``, to drop expired messages. With a socket per open
@@ -7,6 +7,14 @@ square of the pages open, and it was a tenth of the server's CPU in ``bench/live
 Here the walk runs at most once a second (messages expire after a minute, memberships after a
 day: a second later is the same), and a group's members are sent to in a loop rather than a task
 each (an in-memory send never waits).
+
+The layer is written on channels' ``BaseChannelLayer`` (what channels_redis and every layer build on:
+names, capacities, ``get_capacity``) to the channel layer specification (``send``, ``receive``,
+``new_channel``, the ``groups`` and ``flush`` extensions), with the in-memory layer's behaviour:
+a full channel raises ``ChannelFull`` (and misses a group's message), a channel whose message
+expired unread leaves its groups, an emptied channel is forgotten. It reads nothing private of
+channels' or asyncio's (an earlier version subclassed ``InMemoryChannelLayer`` and overrode its
+private ``_clean_expired``).
 """
 
 import asyncio
@@ -15,36 +23,118 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import socket
 import threading
 import time
+from copy import deepcopy
 from pathlib import Path
 
 from channels.exceptions import ChannelFull
-from channels.layers import InMemoryChannelLayer
+from channels.layers import BaseChannelLayer
 
 log = logging.getLogger(__name__)
 
 
-class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
+class ThrottledInMemoryChannelLayer(BaseChannelLayer):
+    extensions = ["groups", "flush"]
     clean_every = 1.0  # seconds
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._cleaned_at = float("-inf")
+    def __init__(self, expiry=60, group_expiry=86400, capacity=100, channel_capacity=None, **kwargs):
+        super().__init__(expiry=expiry, capacity=capacity, channel_capacity=channel_capacity, **kwargs)
+        self.channels: dict[str, asyncio.Queue] = {}  # name -> queue of (expires at, message)
+        self.groups: dict[str, dict[str, float]] = {}  # group -> {channel: joined at}
+        self.group_expiry = group_expiry
+        self.cleaned_at = float("-inf")
 
-    def _clean_expired(self):
-        now = time.monotonic()
-        if now - self._cleaned_at >= self.clean_every:
-            self._cleaned_at = now
-            super()._clean_expired()
+    async def send(self, channel, message):
+        """Put ``message`` on ``channel``; ``ChannelFull`` when its queue is at capacity."""
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)
+        assert "__asgi_channel__" not in message
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        try:
+            queue.put_nowait((time.time() + self.expiry, deepcopy(message)))
+        except asyncio.QueueFull:
+            raise ChannelFull(channel) from None
+
+    async def receive(self, channel):
+        """The first message that arrives on ``channel``."""
+        self.require_valid_channel_name(channel)
+        self.clean_expired()
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        try:
+            _expires, message = await queue.get()
+        finally:
+            if queue.empty():
+                self.channels.pop(channel, None)
+        return message
+
+    async def new_channel(self, prefix="specific."):
+        return f"{prefix}.inmemory!{secrets.token_urlsafe(9)}"
+
+    def clean_expired(self):
+        """Drop expired messages (a channel with one leaves every group) and expired memberships: at most once
+        every ``clean_every`` seconds."""
+        moment = time.monotonic()
+        if moment - self.cleaned_at < self.clean_every:
+            return
+        self.cleaned_at = moment
+        self.walk()
+
+    def walk(self):
+        """The walk over every queue and membership that channels' in-memory layer makes at every message."""
+        now = time.time()
+        for channel, queue in list(self.channels.items()):
+            if queue.empty():
+                continue
+            # A queue with messages has nobody waiting on it: taken out and the live ones put back, in order.
+            size = queue.qsize()
+            kept = [item for item in (queue.get_nowait() for _ in range(size)) if item[0] >= now]
+            for item in kept:
+                queue.put_nowait(item)
+            if len(kept) < size:  # a message expired unread: its channel leaves every group
+                for members in self.groups.values():
+                    members.pop(channel, None)
+            if not kept:
+                self.channels.pop(channel, None)
+        cutoff = int(now) - self.group_expiry
+        for members in self.groups.values():
+            for name, joined_at in list(members.items()):
+                if joined_at and joined_at < cutoff:
+                    members.pop(name, None)
+
+    async def flush(self):
+        self.channels = {}
+        self.groups = {}
+
+    async def close(self):
+        pass
+
+    async def group_add(self, group, channel):
+        self.require_valid_group_name(group)
+        self.require_valid_channel_name(channel)
+        self.groups.setdefault(group, {})[channel] = time.time()
+
+    async def group_discard(self, group, channel):
+        self.require_valid_channel_name(channel)
+        self.require_valid_group_name(group)
+        members = self.groups.get(group)
+        if members:
+            members.pop(channel, None)
+            if not members:
+                self.groups.pop(group, None)
 
     async def group_send(self, group, message):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
-        self._clean_expired()
+        self.clean_expired()
         for channel in list(self.groups.get(group, ())):
-            # As the base class: a full channel misses this message, the others get it.
+            # As channels' in-memory layer: a full channel misses this message, the others get it.
             with contextlib.suppress(ChannelFull):
                 await self.send(channel, message)
 

@@ -17,10 +17,10 @@ text to an aware datetime, JSON to a dict), plain values through a cursor, and U
 
     seats = seats_of_game(game.pk)  # a list of Seat
 
-``related`` names foreign keys whose rows come with them (as ``select_related`` would give them,
-read by a second statement on their primary keys). A statement with ``FOR UPDATE`` keeps it on
-PostgreSQL and drops it on SQLite, where the connection's IMMEDIATE transaction takes the
-database's write lock at BEGIN.
+``related`` names foreign keys whose rows come with them (as ``select_related`` gives them: joined
+in the same statement, ``Sql.select`` adding their columns and a LEFT OUTER JOIN on each). A
+statement with ``FOR UPDATE`` keeps it on PostgreSQL and drops it on SQLite, where the
+connection's IMMEDIATE transaction takes the database's write lock at BEGIN.
 """
 
 import functools
@@ -29,13 +29,17 @@ from collections.abc import Callable, Sequence
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.transaction import TransactionManagementError
 
+from config.caches import register
+
 
 class Sql:
     """Names and pieces of SQL for one connection: tables, columns and placeholders, quoted its way."""
 
-    def __init__(self, connection):
+    def __init__(self, connection, *, model=None, joins: Sequence = ()):
         self.connection = connection
         self.quote = connection.ops.quote_name
+        # a prepared read's model, and its foreign keys whose rows ``select`` joins to that model's rows
+        self.model, self.joins = model, tuple(joins)
 
     def table(self, model) -> str:
         return self.quote(model._meta.db_table)
@@ -66,7 +70,13 @@ class Sql:
         order = ", ".join(
             f"{self.column(model, name.lstrip('-'))}{' DESC' if name.startswith('-') else ''}" for name in order_by
         )
-        text = f"SELECT {self.columns(model)} FROM {self.table(model)} WHERE {where}"
+        columns, tables = self.columns(model), self.table(model)
+        for field in self.joins if model is self.model else ():
+            other = field.related_model
+            columns += f", {self.columns(other)}"
+            key = f"{self.table(other)}.{self.quote(field.target_field.column)}"
+            tables += f" LEFT OUTER JOIN {self.table(other)} ON {key} = {self.column(model, field.name)}"
+        text = f"SELECT {columns} FROM {tables} WHERE {where}"
         text += f" ORDER BY {order}" if order else ""
         text += self.for_update if for_update else ""
         return text, list(params)
@@ -77,6 +87,44 @@ def _columns(alias: str, vendor: str, model) -> str:
     quote = connections[alias].ops.quote_name
     table = quote(model._meta.db_table)
     return ", ".join(f"{table}.{quote(field.column)}" for field in model._meta.concrete_fields)
+
+
+register("config.prepared._columns", _columns.cache_clear)  # one text per model and database
+
+
+@functools.cache
+def _loader(alias: str, vendor: str, model) -> tuple:
+    """How ``model``'s rows are made from its columns (``Sql.columns``' order) on this database: the fields'
+    attribute names, and for each column that has any, its converters with the column they convert, as the
+    ORM's compiler finds them for a queryset's columns (the backend's first, then the field's own)."""
+    connection = connections[alias]
+    fields = model._meta.concrete_fields
+    converters = []
+    for index, field in enumerate(fields):
+        column = field.get_col(model._meta.db_table)
+        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if found:
+            converters.append((index, tuple(found), column))
+    return tuple(field.attname for field in fields), tuple(converters)
+
+
+register("config.prepared._loader", _loader.cache_clear)  # one per model and database
+
+
+@functools.cache
+def _pk_index(model) -> int:
+    return model._meta.concrete_fields.index(model._meta.pk)
+
+
+def _make(model, using: str, connection, values: list):
+    """One instance of ``model`` from its columns' values, converted as the ORM converts them."""
+    names, converters = _loader(using, connection.vendor, model)
+    for index, functions, column in converters:
+        value = values[index]
+        for function in functions:
+            value = function(value, column, connection)
+        values[index] = value
+    return model.from_db(using, names, values)
 
 
 def _arguments(args: tuple) -> None:
@@ -102,34 +150,30 @@ class PreparedQuery:
     def __call__(self, *args, using: str = DEFAULT_DB_ALIAS) -> list:
         _arguments(args)
         connection = connections[using]
-        text, params = self.sql(Sql(connection), *args)
+        joins = [self.model._meta.get_field(name) for name in self.related]
+        text, params = self.sql(Sql(connection, model=self.model, joins=joins), *args)
         if "FOR UPDATE" in text and connection.get_autocommit():
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        with connection.cursor() as cursor:
+            cursor.execute(text, params)
+            rows = cursor.fetchall()
         if self.model is None:
-            with connection.cursor() as cursor:
-                cursor.execute(text, params)
-                rows = cursor.fetchall()
             return [row[0] for row in rows] if self.flat else [tuple(row) for row in rows]
-        rows = list(self.model.objects.raw(text, params, using=using))
-        for name in self.related:
-            _load_related(rows, self.model._meta.get_field(name), using)
-        return rows
-
-
-def _load_related(rows: list, field, using: str) -> None:
-    """Each row's object of the foreign key ``field`` (one statement for all), given to it as
-    ``row.<field> = object`` would: what ``select_related`` leaves in the row's cache."""
-    keys = sorted({key for row in rows if (key := getattr(row, field.attname)) is not None})
-    if not keys:
-        return
-    model = field.related_model
-    sql = Sql(connections[using])
-    text, params = sql.select(model, where=sql.is_in(sql.column(model, "pk"), keys), params=keys)
-    found = {obj.pk: obj for obj in model.objects.raw(text, params, using=using)}
-    for row in rows:
-        key = getattr(row, field.attname)
-        if key in found:
-            setattr(row, field.name, found[key])
+        width = len(self.model._meta.concrete_fields)
+        made = []
+        for row in rows:
+            obj = _make(self.model, using, connection, list(row[:width]))
+            start = width
+            for field in joins:
+                other = field.related_model
+                end = start + len(other._meta.concrete_fields)
+                values = list(row[start:end])
+                if values[_pk_index(other)] is not None:
+                    # what select_related leaves in the row's cache (no related row: nothing, as the key is NULL)
+                    field.set_cached_value(obj, _make(other, using, connection, values))
+                start = end
+            made.append(obj)
+        return made
 
 
 def prepared(sql: Callable, *, model=None, related: Sequence[str] = (), flat: bool = False):

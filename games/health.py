@@ -6,13 +6,13 @@ import logging
 import secrets
 import tempfile
 
-from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
+from config.handlers import run_on_loop
 from config.resilience import DEGRADED
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ def _channel_layer() -> str:
     if layer is None:
         return "none"
     try:
-        async_to_sync(layer.group_send)("healthz", {"type": "healthz"})
+        run_on_loop(layer.group_send, "healthz", {"type": "healthz"})  # on the server's loop, where the layer lives
     except Exception as error:
         log.warning("health: channel layer unreachable: %s", error)
         return "unreachable"

@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.text import text_storable
+from config.caches import BoundedCache
 from games.models import Game, Seat, SeatHold
 from games.selectors.common import (
     seat_of,
@@ -56,8 +57,9 @@ def card_face(card: Card, language: str) -> dict:
 
 class _CardFaces:
     """What a card shows (its picture's URL, its words for screen readers in the active language), by
-    card and language, kept in this process for ``ttl`` seconds: every view of every game shows cards,
-    and a deck changes rarely (an admin's new words for a card show within that time).
+    card and language, kept in this process for ``FABULA_CARD_FACES_TTL_SECONDS``: every view of every game
+    shows cards, and a deck changes rarely (an admin's new words for a card show within that time). At most
+    ``FABULA_CARD_FACES_ENTRIES`` faces are kept, the least recently used dropped first.
 
     A card hidden or removed must show as a placeholder at once, in every process: ``forget`` moves a
     generation number in the shared cache, and each ``get`` that sees it moved forgets every face.
@@ -66,27 +68,36 @@ class _CardFaces:
     are in (English, where a card has no translation): what an ``<img lang>`` says.
     """
 
-    def __init__(self, ttl: float = 120.0):
-        self.ttl = ttl
-        self._faces: dict[tuple[int, str], tuple[float, dict]] = {}
+    def __init__(self):
+        # Sized from settings, bounded, emptied by config.caches.reset_process_caches.
+        self.faces = BoundedCache(
+            "card_faces", size=settings.FABULA_CARD_FACES_ENTRIES, ttl=settings.FABULA_CARD_FACES_TTL_SECONDS
+        )
         self._generation = None
+
+    @property
+    def ttl(self) -> float | None:
+        return self.faces.ttl
+
+    @ttl.setter
+    def ttl(self, seconds: float | None) -> None:
+        self.faces.ttl = seconds
 
     def _check_generation(self) -> None:
         generation = cache.get(FACES_GENERATION_KEY, 0)
         if generation != self._generation:
-            self._faces.clear()
+            self.faces.clear()
             self._generation = generation
 
     def get(self, ids) -> dict[int, dict]:
         self._check_generation()
         language = alt_language(translation.get_language())
-        now = time.monotonic()
         found = {}
         missing = []
         for card_id in ids:
-            entry = self._faces.get((card_id, language))
-            if entry is not None and now - entry[0] < self.ttl:
-                found[card_id] = entry[1]
+            face = self.faces.get((card_id, language))
+            if face is not None:
+                found[card_id] = face
             else:
                 missing.append(card_id)
         if missing:
@@ -96,8 +107,10 @@ class _CardFaces:
                 "pk", "image", "alt_text", "alt_texts", "alt_language", "hidden_at", "removed_at"
             ):
                 for other in languages:
-                    self._faces[card.pk, other] = (now, card_face(card, other))
-                found[card.pk] = self._faces[card.pk, language][1]
+                    face = card_face(card, other)
+                    self.faces.put((card.pk, other), face)
+                    if other == language:
+                        found[card.pk] = face
         return found
 
     def forget(self) -> None:
@@ -106,25 +119,26 @@ class _CardFaces:
             cache.incr(FACES_GENERATION_KEY)
         except ValueError:  # not there yet (or evicted)
             cache.set(FACES_GENERATION_KEY, int(time.time() * 1000), None)
-        self._faces.clear()
+        self.faces.clear()
 
     def clear(self) -> None:
-        self._faces.clear()
+        self.faces.clear()
 
 
 class _DeckLabels:
-    """The deck a game is dealt from, as its views name it, kept in this process for ``ttl`` seconds."""
+    """The deck a game is dealt from, as its views name it, kept in this process for
+    ``FABULA_CARD_FACES_TTL_SECONDS`` (at most ``FABULA_DECK_LABELS_ENTRIES``; emptied by the one reset)."""
 
-    def __init__(self, ttl: float = 120.0):
-        self.ttl = ttl
-        self._labels: dict[int, tuple[float, dict | None]] = {}
+    def __init__(self):
+        self.labels = BoundedCache(
+            "deck_labels", size=settings.FABULA_DECK_LABELS_ENTRIES, ttl=settings.FABULA_CARD_FACES_TTL_SECONDS
+        )
 
     def get(self, deck_id) -> dict | None:
         if not isinstance(deck_id, int):
             return None
-        now = time.monotonic()
-        entry = self._labels.get(deck_id)
-        if entry is None or now - entry[0] >= self.ttl:
+        entry = self.labels.get(deck_id)
+        if entry is None:
             deck = Deck.objects.filter(pk=deck_id).select_related("owner").first()
             label = None
             if deck is not None and deck.removed_at is None:  # a removed deck has no name left to say
@@ -135,11 +149,12 @@ class _DeckLabels:
                     "owned_by": owner.username if owner is not None else None,
                     "owned_by_name": owner.name if owner is not None else "",
                 }
-            entry = self._labels[deck_id] = (now, label)
-        return entry[1]
+            entry = (label,)
+            self.labels.put(deck_id, entry)
+        return entry[0]
 
     def clear(self) -> None:
-        self._labels.clear()
+        self.labels.clear()
 
 
 card_faces = _CardFaces()

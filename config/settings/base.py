@@ -74,8 +74,8 @@ FABULA_DEFAULT_KIND = "storyteller"
 MIDDLEWARE = [
     "accounts.network.TrustedProxyMiddleware",  # first: the client's address behind a trusted proxy
     "django.middleware.security.SecurityMiddleware",
-    # Content-Security-Policy (django-csp): a nonce per response that uses one
-    "csp.middleware.CSPMiddleware",
+    # Content-Security-Policy (django-csp): a nonce per response that uses one; a JSON answer's built once
+    "config.csp.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -300,6 +300,21 @@ CACHES["views"] = {
     "TIMEOUT": 600,
     "OPTIONS": {"MAX_ENTRIES": env.int("FABULA_VIEW_CACHE_ENTRIES", default=4000)},
 }
+# The caches each process keeps in its own memory besides (config/caches.py: bounded, least recently used
+# out first, all emptied by config.caches.reset_process_caches). Entries, and seconds an entry is good for:
+# - the games read lately with their seats, by id and version (games.selectors.games.recent_games);
+FABULA_RECENT_GAMES_ENTRIES = env.int("FABULA_RECENT_GAMES_ENTRIES", default=512)
+FABULA_RECENT_GAMES_TTL_SECONDS = env.float("FABULA_RECENT_GAMES_TTL_SECONDS", default=30.0)
+# - what a card shows, by card and language (storyteller.selectors.card_faces): an admin's new words for a
+#   card show within the time to live;
+FABULA_CARD_FACES_ENTRIES = env.int("FABULA_CARD_FACES_ENTRIES", default=20000)
+FABULA_CARD_FACES_TTL_SECONDS = env.float("FABULA_CARD_FACES_TTL_SECONDS", default=120.0)
+# - the deck a game is dealt from, as its views name it (storyteller.selectors.deck_labels; the same time to live);
+FABULA_DECK_LABELS_ENTRIES = env.int("FABULA_DECK_LABELS_ENTRIES", default=2048)
+# - a card's picture tag, by card, language and look (games.templatetags.fabula.card_picture);
+FABULA_CARD_PICTURES_ENTRIES = env.int("FABULA_CARD_PICTURES_ENTRIES", default=4096)
+# - a player's avatar drawings and a table's letters (accounts.avatars), each.
+FABULA_AVATAR_ENTRIES = env.int("FABULA_AVATAR_ENTRIES", default=2048)
 # Sessions read from the cache (written through to the database, so a flushed cache
 # signs nobody out): no session query on each request.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

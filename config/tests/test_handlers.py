@@ -13,7 +13,8 @@ from django.test import override_settings
 from django.urls import reverse
 
 from config import handlers
-from config.handlers import BodyRefused, PooledThreadsASGIHandler, run_on_loop
+from config.fastpath.handler import PooledThreadsASGIHandler
+from config.handlers import BodyRefused, run_on_loop
 from config.tests.urls_threads import meeting, under_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -147,9 +148,11 @@ def test_a_request_django_refuses_is_answered_by_django():
 
 
 @override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
-def test_async_to_sync_in_a_request_runs_on_the_servers_loop_and_comes_back_to_the_requests_thread():
-    """A service's message to the channel layer (async_to_sync) runs on the server's own loop, where the
-    layer lives, not on a loop of its own; a thread-sensitive call under it runs on the request's thread."""
+def test_async_to_sync_in_a_request_still_works_and_comes_back_to_the_requests_thread():
+    """asgiref's async_to_sync from a request's thread still runs its coroutine (on a loop of its own: the
+    handler writes nothing of asgiref's, so it does not know the server's), and a thread-sensitive call under
+    it runs on the request's thread, as Django expects. What must run on the server's loop (the channel
+    layer) goes through run_on_loop."""
     app = PooledThreadsASGIHandler(threads=2)
     under_loop.clear()
 
@@ -158,7 +161,7 @@ def test_async_to_sync_in_a_request_runs_on_the_servers_loop_and_comes_back_to_t
 
     loop, (status, name) = asyncio.run(serve())
     assert status == 200 and name.startswith("django-")
-    assert under_loop["loop"] is loop
+    assert under_loop["loop"] is not loop
     assert under_loop["thread"] == name
 
 
@@ -194,6 +197,20 @@ def test_run_on_loop_without_a_server_loop_is_async_to_sync():
         return number * 2, asyncio.get_running_loop().is_running()
 
     assert run_on_loop(double, 21) == (42, True)
+
+
+@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+def test_a_threads_requests_share_its_cache_backends():
+    """The cache backends are made once per thread, not for every request (a fresh context each made them
+    again: the file cache's folder made anew each time), as under WSGI."""
+    app = PooledThreadsASGIHandler(threads=1)
+
+    async def two():
+        return await get(app, path="/cache-backends"), await get(app, path="/cache-backends")
+
+    (status, first), (again, second) = asyncio.run(two())
+    assert (status, again) == (200, 200)
+    assert first == second
 
 
 @override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"], LANGUAGE_CODE="en")

@@ -76,10 +76,18 @@ def streamed(request):
     return StreamingHttpResponse(parts())
 
 
+def cache_backends(request):
+    """Which cache backend objects this request was given (Django keeps them per context)."""
+    from django.core.cache import caches
+
+    return HttpResponse(" ".join(str(id(caches[alias])) for alias in ("default", "views")))
+
+
 urlpatterns = [
     path("thread", which_thread),
     path("stream", streamed),
     path("loop", through_the_loop),
     path("language", language),
     path("run-on-loop", run_on_the_loop),
+    path("cache-backends", cache_backends),
 ]

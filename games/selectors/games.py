@@ -1,13 +1,12 @@
 import functools
-import threading
-import time
-from collections import OrderedDict
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Prefetch, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
+from config.caches import BoundedCache, register
 from config.prepared import prepared
 from games import kinds
 from games.models import Game, Seat, SeatHold
@@ -60,6 +59,9 @@ def _row_sql(columns: tuple[str, ...]) -> str:
     )
 
 
+register("games.selectors.games._row_sql", _row_sql.cache_clear)  # one text per set of columns the code asks
+
+
 def game_version(*, game_id) -> tuple[int, str] | None:
     """The game's version and a stamp of its creation (which tells a game from an earlier one that had
     its id), or None for no such game."""
@@ -81,44 +83,28 @@ class _Recent:
     that has not moved since (every player's refresh after an action, a reload, a bot's polling) reuse
     them instead of querying and building them again. Each process keeps its own, bounded. A player's new
     name, or a deleted account's, moves the version of each of their games too (``games_show_player_anew``);
-    an entry is dropped after ``ttl`` seconds besides, for whatever else changes without a new version.
+    an entry is dropped after ``FABULA_RECENT_GAMES_TTL_SECONDS`` besides, for whatever else changes without a
+    new version; at most ``FABULA_RECENT_GAMES_ENTRIES`` games are kept, the least recently used dropped first.
     """
 
-    def __init__(self, size: int = 512, ttl: float = 30.0):
-        self.size = size
-        self.ttl = ttl
-        self._entries: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self):
+        # Sized from settings, bounded, emptied by config.caches.reset_process_caches.
+        self.entries = BoundedCache(
+            "recent_games", size=settings.FABULA_RECENT_GAMES_ENTRIES, ttl=settings.FABULA_RECENT_GAMES_TTL_SECONDS
+        )
 
     def get(self, game_id: int, stamp: tuple) -> tuple[Game, list[Seat]] | None:
-        with self._lock:
-            entry = self._entries.get(game_id)
-            if entry is None or entry[0] != stamp or time.monotonic() - entry[1] > self.ttl:
-                return None
-            self._entries.move_to_end(game_id)
-            game, seats = entry[2], entry[3]
+        entry = self.entries.get(game_id)
+        if entry is None or entry[0] != stamp:
+            return None
         # Copies: a caller may set attributes on what it is given; the next one must not see them.
-        return _copy(game), [_copy(seat) for seat in seats]
+        return _copy(entry[1]), [_copy(seat) for seat in entry[2]]
 
     def put(self, game_id: int, stamp: tuple, game: Game, seats: list[Seat]) -> None:
-        now = time.monotonic()
-        with self._lock:
-            self._entries[game_id] = (stamp, now, _copy(game), [_copy(s) for s in seats])
-            self._entries.move_to_end(game_id)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-            # An entry past its ``ttl`` is never given again: the least recently used ones that are go, so that
-            # the games played minutes ago (finished ones, for good) do not stay until ``size`` others push them
-            # out (bench/soak.py: the worker's memory grew with every game its bots had played).
-            while self._entries:
-                oldest = next(iter(self._entries.values()))
-                if now - oldest[1] <= self.ttl:
-                    break
-                self._entries.popitem(last=False)
+        self.entries.put(game_id, (stamp, _copy(game), [_copy(s) for s in seats]))
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+        self.entries.clear()
 
 
 recent_games = _Recent()

@@ -2,10 +2,13 @@ import functools
 from pathlib import Path
 
 from django import template
+from django.conf import settings
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from config.caches import register as register_cache
 
 register = template.Library()
 
@@ -86,7 +89,7 @@ def _card_placeholder(text, css_class) -> SafeString:
     )
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=settings.FABULA_CARD_PICTURES_ENTRIES)
 def _card_picture(image, alt, alt_lang, zoom, lazy, css_class, language) -> SafeString:
     return format_html(
         '<img{} src="{}" alt="{}"{}{}>{}',
@@ -97,3 +100,8 @@ def _card_picture(image, alt, alt_lang, zoom, lazy, css_class, language) -> Safe
         mark_safe(' loading="lazy"') if lazy else "",  # noqa: S308 (a constant)
         _zoom_button(language) if zoom else "",
     )
+
+
+register_cache("games.templatetags.fabula._card_picture", _card_picture.cache_clear)
+register_cache("games.templatetags.fabula._zoom_button", _zoom_button.cache_clear)  # one a language
+register_cache("games.templatetags.fabula._icon", _icon.cache_clear)  # one an icon file

@@ -4,6 +4,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from config.caches import register as register_cache
 from games.track import Track, score_track
 
 register = template.Library()
@@ -30,3 +31,6 @@ def track_cells(track: Track) -> SafeString:
 @lru_cache(maxsize=64)
 def _cells(length: int) -> SafeString:
     return render_to_string("games/partials/track_cells.html", {"track": score_track([], length)})
+
+
+register_cache("games.templatetags.table._cells", _cells.cache_clear)  # one a track length (a handful)

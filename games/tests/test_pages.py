@@ -291,9 +291,9 @@ def test_a_game_read_again_at_its_version_comes_from_memory_and_a_new_version_do
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
     with CaptureQueriesContext(connection) as queries:
         moved, _ = game_get_for_viewer(game_id=game.pk, user=users[0])
-    # The version, the game, its seats, their users (the creator among them)
-    assert moved.version == game.version + 1 and len(queries) == 4
-    assert moved.creator.pk == game.creator_id and len(queries) == 4
+    # The version, the game, its seats with their users joined (the creator among them)
+    assert moved.version == game.version + 1 and len(queries) == 3
+    assert moved.creator.pk == game.creator_id and len(queries) == 3
 
 
 def test_what_memory_gives_is_a_copy_of_its_own_down_to_the_related_rows_it_holds():
@@ -374,16 +374,18 @@ def test_games_read_long_ago_are_let_go_when_another_is_kept(monkeypatch):
     """An entry past its time is never given again: keeping another lets it go, not only the bound."""
     from types import SimpleNamespace
 
+    import config.caches
     from games.selectors import games as selectors
 
     clock = [1000.0]
-    monkeypatch.setattr(selectors, "time", SimpleNamespace(monotonic=lambda: clock[0]))
-    recent = selectors._Recent(size=10, ttl=30)
+    monkeypatch.setattr(config.caches, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    recent = selectors.recent_games
+    monkeypatch.setattr(recent, "entries", config.caches.BoundedCache("test.recent_games", size=10, ttl=30))
     played = [started_game(4)[0] for _ in range(3)]
     for game in played:
         recent.put(game.pk, (game.version, "now"), game, [])
         clock[0] += 20
     # At 1060: the first (kept at 1000) is past its 30 s and went when the third was kept; the second (1020)
     # is too now, but stays until something else is kept; the third is given.
-    assert list(recent._entries) == [played[1].pk, played[2].pk]
+    assert list(recent.entries.entries) == [played[1].pk, played[2].pk]
     assert recent.get(played[2].pk, (played[2].version, "now")) is not None

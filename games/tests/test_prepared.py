@@ -122,7 +122,7 @@ def test_every_prepared_read_gives_what_its_queryset_gives():
 def test_related_rows_come_with_their_rows_and_are_not_read_again(django_assert_num_queries):
     game, users = started_game(4)
     expected = list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("position"))
-    with django_assert_num_queries(2):  # the seats, then their users by key
+    with django_assert_num_queries(1):  # the seats with their users joined, as select_related reads them
         got = _seats_with_users(game.pk)
         loaded = [seat.user for seat in got]
     assert [fields_of(user) for user in loaded] == [fields_of(seat.user) for seat in expected]

@@ -1,14 +1,13 @@
-"""The web server as bin/run starts it (uvicorn, config.server's protocol) answers an over-long URL
+"""The web server as bin/run starts it (uvicorn, config.fastpath.server's protocol) answers an over-long URL
 414 and over-long headers 431, instead of reading them whole (headers) or a bare 400 (URLs)."""
 
-import asyncio
 import json
 import socket
 import time
 
 import pytest
 
-from config.server import MAX_HEADER_BYTES, MAX_URL_BYTES, HeadWithBody
+from config.fastpath.server import MAX_HEADER_BYTES, MAX_URL_BYTES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,7 +86,7 @@ def test_requests_within_the_bounds_are_served(asgi_server):
 
 
 def test_answers_on_one_kept_alive_connection_come_whole_and_in_order(asgi_server):
-    """Each answer's head waits for its body (HeadWithBody): three requests on one connection, three answers."""
+    """Three requests on one connection, three answers, each whole and in order."""
     host, port = asgi_server.url.removeprefix("http://").split(":")
     keep = request("/healthz").replace(b"Connection: close", b"Connection: keep-alive")
     with socket.create_connection((host, int(port)), timeout=20) as connection:
@@ -108,91 +107,11 @@ def test_answers_on_one_kept_alive_connection_come_whole_and_in_order(asgi_serve
     assert json.loads(rest.partition(b"\r\n\r\n")[2])["database"] == "ok"
 
 
-class Recording:
-    """What a response's writes reach the socket as: each ``write`` one entry (a transport, as far as
-    HeadWithBody uses one)."""
-
-    def __init__(self):
-        self.writes: list = []
-
-    def write(self, data):
-        self.writes.append(data)
-
-    def close(self):
-        self.writes.append("closed")
-
-    def write_eof(self):
-        self.writes.append("eof")
-
-    closing = False
-
-    def is_closing(self):
-        return self.closing
-
-
-def played(*steps) -> list:
-    """``steps`` through a HeadWithBody on a real event loop: bytes are written, "turn" lets the loop run
-    once, "close" closes, "gone" marks the connection lost, "seen" notes what has reached the socket so
-    far; what has reached it at the end (after one more turn) is noted last."""
-
-    async def play():
-        sent = Recording()
-        transport = HeadWithBody(sent, asyncio.get_running_loop())
-        seen = []
-        for step in steps:
-            if isinstance(step, bytes):
-                transport.write(step)
-            elif step == "turn":
-                await asyncio.sleep(0)
-            elif step == "close":
-                transport.close()
-            elif step == "gone":
-                sent.closing = True
-            elif step == "seen":
-                seen.append(list(sent.writes))
-        await asyncio.sleep(0)
-        return [*seen, sent.writes]
-
-    return asyncio.run(play())
-
-
-HEAD = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
-CHUNKED_HEAD = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
-
-
-def test_a_responses_head_goes_out_with_its_body_in_one_write():
-    assert played(HEAD, b"ok", "turn") == [[HEAD + b"ok"]]  # and nothing left behind for the next turn
-
-
-def test_only_the_head_is_held_not_a_later_part_that_looks_like_one():
-    looks_like_a_head = b"HTTP/1.1 200 OK\r\n\r\n, quoted in a streamed body"
-    assert played(HEAD, b"ok", looks_like_a_head, "seen") == [[HEAD + b"ok", looks_like_a_head]] * 2
-
-
-def test_a_head_whose_body_is_slow_goes_out_alone_at_the_loops_next_turn():
-    chunks = [b"2\r\nok\r\n", b"0\r\n\r\n"]
-    assert played(CHUNKED_HEAD, "seen", "turn", "seen", *chunks, "close") == [
-        [],
-        [CHUNKED_HEAD],
-        [CHUNKED_HEAD, *chunks, "closed"],
-    ]
-
-
-def test_100_continue_is_not_held_and_a_close_writes_what_is_held_first():
-    go_on, no_content = b"HTTP/1.1 100 Continue\r\n\r\n", b"HTTP/1.1 204 No Content\r\n\r\n"
-    assert played(go_on, "seen", no_content, "close") == [[go_on], [go_on, no_content, "closed"]]
-
-
-def test_a_held_head_is_dropped_when_the_client_went_before_the_loops_next_turn():
-    # uvloop refuses a write to a closed transport
-    assert played(CHUNKED_HEAD, "gone", "turn") == [[]]
-
-
 @pytest.mark.django_db(transaction=False)
 def test_every_way_to_start_the_site_serves_with_this_protocol():
     from games.tests.live.server import ROOT, server_command
 
-    protocol = "config.server:BoundedHttpToolsProtocol"
+    protocol = "config.fastpath.server:BoundedHttpToolsProtocol"
     assert protocol in server_command("uvicorn", host="127.0.0.1", port=1)
     for launcher in ("bin/run", "docker-compose.yml", "Dockerfile"):
         text = (ROOT / launcher).read_text()

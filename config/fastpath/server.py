@@ -1,14 +1,30 @@
 """The web server's HTTP protocol: uvicorn's httptools one, with a bound on the request's head.
 
+What it replaces: nothing of uvicorn's code; it subclasses uvicorn's ``HttpToolsProtocol`` (not an
+extension point: uvicorn documents ``--http <module:class>`` but not the class's hooks) and adds to
+its parser callbacks (``on_url``, ``on_header``, ``on_message_begin``, ``on_headers_complete``,
+``data_received``, ``send_400_response``).
+
+What it buys: a hardening property that no public option gives with httptools, not speed.
 uvicorn with httptools reads request headers of any size into memory (10 MB of one
 header were read and passed on) and answers a URL past 64 KiB, which httptools cannot
 parse, with a bare 400. Here a URL longer than ``MAX_URL_BYTES`` is answered 414 and
 headers past ``MAX_HEADER_BYTES`` 431, as soon as the head grows past them, and the
-connection is closed: nothing more of that request is read. (Caddy in front allows
-1 MB of head by default, so it passes such requests on to us.)
+connection is closed: nothing more of that request is read. In production Caddy bounds the
+head first (deploy/Caddyfile, ``max_header_size``); the embedded default (bin/run) has no
+proxy in front, so the server must. uvicorn's public bound, ``--h11-max-incomplete-event-size``,
+exists only for its pure-Python h11 protocol, which answers an over-long head with a bare 400 and costs
+three times httptools' CPU: ``bench/http_protocol.py`` (a tiny ASGI app behind each protocol, a browser's
+board fetch with its cookies on a kept-alive connection, 5 rounds in turn, 5 December 2026, 2 shared
+cores at load 10): httptools 49.5 us of server CPU a request, this protocol 52.0 us (+5%, a few
+microseconds a request: under 0.1% of an action), h11 159.5 us (+110 us a request, some 3-4% of an API
+action of four requests).
 
-Serve with ``uvicorn ... --http config.server:BoundedHttpToolsProtocol`` (bin/run,
-docker-compose.yml). Nothing here imports Django.
+Checked against: uvicorn 0.55.0, httptools 0.9.0 (pyproject: uvicorn<0.56, httptools<0.10;
+config/tests/fastpath/test_server.py starts the server as bin/run does and sends it over-long heads).
+
+Serve with ``uvicorn ... --http config.fastpath.server:BoundedHttpToolsProtocol`` (bin/run,
+docker-compose.yml, the Dockerfile). Nothing here imports Django.
 """
 
 import json
@@ -29,52 +45,6 @@ REFUSALS = {
     414: ("url_too_long", "The address is too long."),
     431: ("headers_too_large", "The request's headers are too large."),
 }
-
-
-class HeadWithBody:
-    """A response's transport that writes its head with its body's first part, in one write.
-
-    uvicorn writes a response's status line and headers as soon as the application starts the
-    response, and its body when it comes: two writes, two system calls (on the loopback
-    interface the sender's call also does the receiver's work), where Django sends both in one
-    step. Here the head waits for the body's first part; should no body come in the same turn of
-    the event loop (a streamed answer still working on its first part), the head goes by itself
-    at the next turn. Everything but ``write`` is the transport's own, after what is held.
-    """
-
-    __slots__ = ("transport", "loop", "held", "head_written")
-
-    def __init__(self, transport, loop):
-        self.transport = transport
-        self.loop = loop
-        self.held: bytes | None = None
-        self.head_written = False  # one response per transport: only its first head is held
-
-    def write(self, data: bytes) -> None:
-        if self.held is not None:
-            data, self.held = self.held + data, None
-        elif not self.head_written and not data.startswith(b"HTTP/1.1 1"):  # the head (100 Continue goes at once)
-            self.held, self.head_written = data, True
-            self.loop.call_soon(self.flush)
-            return
-        self.transport.write(data)
-
-    def flush(self) -> None:
-        if self.held is not None:
-            data, self.held = self.held, None
-            if not self.transport.is_closing():  # the client may have gone meanwhile: nothing to write to
-                self.transport.write(data)
-
-    def close(self) -> None:
-        self.flush()
-        self.transport.close()
-
-    def write_eof(self) -> None:
-        self.flush()
-        self.transport.write_eof()
-
-    def __getattr__(self, name):
-        return getattr(self.transport, name)
 
 
 class HeadTooLarge(Exception):
@@ -111,10 +81,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._head_open = False
-        cycle = self.cycle
         super().on_headers_complete()
-        if self.cycle is not cycle:  # a request to answer (an upgrade to a WebSocket makes none)
-            self.cycle.transport = HeadWithBody(self.transport, self.loop)
 
     def data_received(self, data: bytes) -> None:
         if self._refusal is not None:
