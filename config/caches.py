@@ -25,10 +25,14 @@ tests), and what anything else that must forget the process's state calls. The m
 import sys
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 _registry: dict[str, Callable[[], None]] = {}
+# Every bounded cache alive in the process, however many share a name (a test may make a second "process's"
+# card faces beside the module's): each is emptied by the reset; none is kept alive by being here.
+_bounded: "weakref.WeakSet[BoundedCache]" = weakref.WeakSet()
 
 # Caches of modules that may not import this one (accounts imports no app of ours): "module:function", an
 # lru_cache, cleared if the module was imported.
@@ -50,13 +54,15 @@ def register(name: str, clear: Callable[[], None]) -> Callable[[], None]:
 
 
 def registered() -> list[str]:
-    return sorted(_registry)
+    return sorted({*_registry, *(cache.name for cache in list(_bounded))})
 
 
 def reset_process_caches() -> None:
     """Empty every cache this process keeps in its memory."""
     for clear in list(_registry.values()):
         clear()
+    for cache in list(_bounded):
+        cache.clear()
     for target in ELSEWHERE:
         module_name, _, function = target.partition(":")
         module = sys.modules.get(module_name)
@@ -80,7 +86,7 @@ class BoundedCache:
         self.ttl = ttl
         self.entries: OrderedDict[Hashable, tuple[float, object]] = OrderedDict()
         self.lock = threading.Lock()
-        register(name, self.clear)
+        _bounded.add(self)
 
     def get(self, key: Hashable, default=None):
         with self.lock:

@@ -118,3 +118,15 @@ def test_one_reset_empties_every_cache_of_the_process(monkeypatch):
     assert _card_picture.cache_info().currsize == 0
     assert avatar_svg.cache_info().currsize == table_letters.cache_info().currsize == 0
     assert caches["views"].get("a-view") is None and caches["rates"].get("a-count") is None
+
+
+def test_the_reset_empties_every_bounded_cache_of_a_name_not_only_the_last_made():
+    # A test makes a second process's card faces beside the module's: both are emptied, and neither is the
+    # other's (the module's was once left full, its registration taken by the second).
+    first = BoundedCache("test.twice", size=4)
+    second = BoundedCache("test.twice", size=4)
+    first.put("a", 1)
+    second.put("b", 2)
+    reset_process_caches()
+    assert len(first) == len(second) == 0
+    assert "test.twice" in registered()

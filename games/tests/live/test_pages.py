@@ -44,8 +44,8 @@ def open_page(browser, server, user, path, frames=None):
     return page
 
 
-def socket_open(page):
-    expect(page.locator("body")).to_have_attribute("data-socket", "open")
+def socket_open(page, timeout: float = 5_000):
+    expect(page.locator("body")).to_have_attribute("data-socket", "open", timeout=timeout)
 
 
 def refresh_by_hand(page):
@@ -94,7 +94,8 @@ def test_one_acts_and_the_other_sees_it_live_then_catches_up_after_a_restart(asg
     asgi_server.start()
     expect(bob_page.locator("#status")).to_contain_text("And 1 other player.", timeout=40_000)
     expect(bob_page.locator(".submit-form .card-pick input").nth(3)).to_be_checked()
-    socket_open(alice_page)
+    # Alice's page reconnects on its own back-off (it may have waited longer than Bob's): the same patience.
+    socket_open(alice_page, timeout=40_000)
 
     # Bob hands in his card; Alice, the storyteller, sees only Dave is left.
     bob_page.get_by_role("button", name="Hand in my card").click()
