@@ -34,7 +34,14 @@ Pure Python (no Django): the Snowball stemmers and RapidFuzz, with what
 Letters: never folded where the language has them as letters of their own: Nordic
 å, æ, ø, ä, ö (and ü). "bær" (berry) is not "bar", "får" (sheep) not "far" (father),
 Swedish "hål" not "hal", Finnish "tämä" not "tama". Foreign keyboards' spellings of
-them are read as them (Danish ä -> æ, Swedish ø -> ö). Accents that only mark stress
+them are read as them (Danish ä -> æ, Swedish ø -> ö). Nor does a lemma fold them:
+Swedish "bär" (berry) and "bar" stay apart though simplemma's lemma of both is "bära".
+Finnish and Swedish ä and ö typed without dots are read as the known word when the
+bare spelling is no word of its own ("jaatelo" ~ "jäätelö"; "tama" is a word).
+French feminine nouns of people and animals are forms of the masculine ("chienne" ~
+"chien", "actrice" ~ "acteur"), and the doubled-consonant rule never takes a frequent
+word for a form of another frequent word of another lemma (Norwegian "matte" is no
+form of "mat"). Accents that only mark stress
 or a loan word (é, è, ï, ç ...) are folded in en, da, sv, nb and fi ("idé" ~ "ide",
 "café" ~ "cafe"). French keeps its accents in the key and folds them for matching
 only where the words are not otherwise distinct: "cafe" ~ "café", "elephant" ~
