@@ -496,8 +496,15 @@ def _same_word(a: str, b: str, lang: str) -> bool:
     if a == b:
         return True
     language = LANGUAGES[lang]
-    if _own_letter_apart(a, b, language) and in_lexicon(a, lang) and in_lexicon(b, lang):
-        return False  # "bär" (berry) and "bar" are two words, whatever their lemmas
+    irregular = language.irregular
+    if (
+        _own_letter_apart(a, b, language)
+        and irregular.get(a) != b
+        and irregular.get(b) != a
+        and in_lexicon(a, lang)
+        and in_lexicon(b, lang)
+    ):
+        return False  # "bär" (berry) and "bar" are two words, whatever their lemmas ("mænd" is listed)
     if _typed_without_dots(a, b, lang) or _typed_without_dots(b, a, lang):
         return True  # "jaatelo" is "jäätelö" typed without dots
     if _gender_pair(a, b, lang):
