@@ -34,7 +34,14 @@ Pure Python (no Django): the Snowball stemmers and RapidFuzz, with what
 Letters: never folded where the language has them as letters of their own: Nordic
 å, æ, ø, ä, ö (and ü). "bær" (berry) is not "bar", "får" (sheep) not "far" (father),
 Swedish "hål" not "hal", Finnish "tämä" not "tama". Foreign keyboards' spellings of
-them are read as them (Danish ä -> æ, Swedish ø -> ö). Accents that only mark stress
+them are read as them (Danish ä -> æ, Swedish ø -> ö). Nor does a lemma fold them:
+Swedish "bär" (berry) and "bar" stay apart though simplemma's lemma of both is "bära".
+Finnish and Swedish ä and ö typed without dots are read as the known word when the
+bare spelling is no word of its own ("jaatelo" ~ "jäätelö"; "tama" is a word).
+French feminine nouns of people and animals are forms of the masculine ("chienne" ~
+"chien", "actrice" ~ "acteur"), and the doubled-consonant rule never takes a frequent
+word for a form of another frequent word of another lemma (Norwegian "matte" is no
+form of "mat"). Accents that only mark stress
 or a loan word (é, è, ï, ç ...) are folded in en, da, sv, nb and fi ("idé" ~ "ide",
 "café" ~ "cafe"). French keeps its accents in the key and folds them for matching
 only where the words are not otherwise distinct: "cafe" ~ "café", "elephant" ~
@@ -365,14 +372,148 @@ def _typed_bare(a: str, b: str, lang: str) -> bool:
     return ranks.get(bare, len(ranks)) > ranks.get(accented, len(ranks))
 
 
+# The plain vowel each of the Nordic and Finnish own letters is typed as without its
+# mark ("ä" and "ö" typed without dots, "å" without its ring, "æ", "ø").
+_PLAIN = {"ä": "a", "ö": "o", "å": "a", "æ": "a", "ø": "o"}
+# Where a word typed without the dots is read as the dotted word (rule 3 of brief 32d):
+# Finnish and Swedish, whose ä and ö are the letters a keyboard without them drops.
+_DOTLESS = {"fi": {"ä": "a", "ö": "o"}, "sv": {"ä": "a", "ö": "o"}}
+
+
+def _own_letter_apart(a: str, b: str, language: Language) -> bool:
+    """Whether ``a`` and ``b`` differ only where one has an own letter and the other
+    the plain vowel ("bär", "bar"; "tämä", "tama")."""
+    if len(a) != len(b) or a == b:
+        return False
+    own = language.own_letters
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        if not ((x in own and _PLAIN.get(x) == y) or (y in own and _PLAIN.get(y) == x)):
+            return False
+    return True
+
+
+def _dotless(word: str, lang: str) -> str:
+    table = _DOTLESS[lang]
+    return "".join(table.get(ch, ch) for ch in word)
+
+
+def _typed_without_dots(bare: str, dotted: str, lang: str) -> bool:
+    """Whether ``bare`` is ``dotted`` (or a form of it) typed without its dots.
+
+    Only where the bare spelling is no word of its own: "jaatelo" is "jäätelö", but
+    "tama" (a word) is not "tämä".
+    """
+    if lang not in _DOTLESS or any(ch in _DOTLESS[lang] for ch in bare):
+        return False
+    if not any(ch in _DOTLESS[lang] for ch in dotted) or in_lexicon(bare, lang) or not in_lexicon(dotted, lang):
+        return False
+    readings = {_dotless(form, lang) for form in _lemma_forms(dotted, lang) | {dotted}}
+    return not readings.isdisjoint(_candidates(bare, lang))
+
+
+# French feminine nouns of people and animals -> their masculine (rule 4 of brief 32d):
+# "chanteuse" -> "chanteur", "actrice" -> "acteur", "chienne" -> "chien".
+_FR_FEMININE = (
+    ("trice", "teur"),
+    ("euse", "eur"),
+    ("ière", "ier"),
+    ("ienne", "ien"),
+    ("onne", "on"),
+    ("elle", "el"),
+    ("ère", "er"),
+    ("ve", "f"),
+    ("se", "x"),
+)
+
+
+def _masculine(word: str, lang: str) -> set[str]:
+    """The masculine nouns ``word`` may be the feminine of (French only).
+
+    The masculine is a word of simplemma's dictionary of 4+ letters; outside the endings
+    of doers and trades (-eur, -ier, -ien) the feminine is also the rarer of the two (the
+    marked form: "colonne", a column, is no she-"colon").
+    """
+    if lang != "fr":
+        return set()
+    ranks = frequency_ranks(lang)
+    found = set()
+    for feminine, masculine in _FR_FEMININE:
+        if word.endswith(feminine):
+            form = word[: -len(feminine)] + masculine
+            agent = masculine.endswith(("eur", "ier", "ien"))  # names of a doer or a trade
+            if (
+                len(form) >= 4
+                and in_dictionary(form, lang)
+                and (agent or ranks.get(word, len(ranks)) > ranks.get(form, len(ranks)))
+            ):
+                found.add(form)
+    return found
+
+
+def _gender_pair(a: str, b: str, lang: str) -> bool:
+    if lang != "fr":
+        return False
+    forms_a = {a, _lemma(a, lang)} | _candidates(a, lang)
+    forms_b = {b, _lemma(b, lang)} | _candidates(b, lang)
+    for x, y in ((forms_a, forms_b), (forms_b, forms_a)):
+        if any(not _masculine(form, lang).isdisjoint(y) for form in x):
+            return True
+    return False
+
+
+def _undoubled(word: str, lang: str) -> frozenset[str]:
+    """The forms the doubled-consonant rule alone takes ``word`` for ("matte" -> "mat")."""
+    language = LANGUAGES[lang]
+    if lang not in _UMLAUT_BACK:
+        return frozenset()
+    found = set()
+    for suffix in language.suffixes:
+        stem_ = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem_) >= 3 and stem_[-1] == stem_[-2] and stem_[-1] not in _VOWELS:
+            found.add(stem_[:-1])
+    return frozenset(found)
+
+
+def _rule_forms(a: str, b: str, lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The lemma forms of ``a`` and ``b`` to compare.
+
+    A form rule that doubles a consonant before an ending never takes one word of the
+    frequency list for a form of another unless their lemmas agree: Norwegian "matte"
+    (mathematics) is no form of "mat" (food), as "katte" is of "kat".
+    """
+    forms_a, forms_b = _lemma_forms(a, lang), _lemma_forms(b, lang)
+    frequent = frequency_ranks(lang)
+    if a in frequent and b in frequent and _lemma(a, lang) != _lemma(b, lang):
+        forms_a = forms_a - (_undoubled(a, lang) - {_lemma(a, lang)})
+        forms_b = forms_b - (_undoubled(b, lang) - {_lemma(b, lang)})
+    return forms_a, forms_b
+
+
 @lru_cache(maxsize=65536)
 def _same_word(a: str, b: str, lang: str) -> bool:
     if a == b:
         return True
+    language = LANGUAGES[lang]
+    irregular = language.irregular
+    if (
+        _own_letter_apart(a, b, language)
+        and irregular.get(a) != b
+        and irregular.get(b) != a
+        and in_lexicon(a, lang)
+        and in_lexicon(b, lang)
+    ):
+        return False  # "bär" (berry) and "bar" are two words, whatever their lemmas ("mænd" is listed)
+    if _typed_without_dots(a, b, lang) or _typed_without_dots(b, a, lang):
+        return True  # "jaatelo" is "jäätelö" typed without dots
+    if _gender_pair(a, b, lang):
+        return True  # "chienne" is the feminine of "chien"
     known_a, known_b = _known_words(a, lang), _known_words(b, lang)
     if known_a and known_b and known_a.isdisjoint(known_b):
         return False  # two different words of the list: "house", "horses"
-    if not _lemma_forms(a, lang).isdisjoint(_lemma_forms(b, lang)):
+    forms_a, forms_b = _rule_forms(a, b, lang)
+    if not forms_a.isdisjoint(forms_b):
         return True  # one lemma, or an inflection the rules know: "kädet" ~ "käsi"
     # Two words the lexicons know, with no lemma or inflection in common, are two
     # words: a shared stem ("mato", "matto": the Finnish stemmer drops a double
@@ -416,8 +557,11 @@ def _base_word(word: str, lang: str) -> str:
     if word in kept_words(lang)[0]:
         return word
     lexicon = in_lexicon(word, lang)
-    if lexicon and _lemma(word, lang) != word:
-        return _lemma(word, lang)
+    base = _lemma(word, lang)
+    if base[: len(word)] != word and _own_letter_apart(word, base[: len(word)], LANGUAGES[lang]):
+        base = word  # Swedish "bar" is no form of "bära" for the key: "bär" is that
+    if lexicon and base != word:
+        return base
     known = sorted(_known_words(word, lang))
     if known:
         return known[0]  # "fingre" -> "finger", a listed word

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from think_alike.engine.languages import FREQUENT_TOP, frequent_words, in_lexicon, lemma
-from think_alike.engine.matching import SUPPORTED, Equivalences, group_answers, normalize
+from think_alike.engine.matching import SUPPORTED, Equivalences, form_key, group_answers, normalize
 from think_alike.tests.grouping import labelled
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -34,8 +34,11 @@ def test_the_second_held_out_set_has_60_pairs_half_of_them_near_misses(lang):
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
-def test_held_out_precision_and_recall_reach_the_aims(lang):
-    score = labelled.score(lang, labelled.HOLDOUT2)
+@pytest.mark.parametrize("held_out", [labelled.HOLDOUT2, labelled.HOLDOUT3], ids=["holdout2", "holdout3"])
+def test_held_out_precision_and_recall_reach_the_aims(lang, held_out):
+    # holdout3 was measured once clean (docs/grouping.md); since brief 32d's rules it
+    # is a regression set, no longer a clean measurement.
+    score = labelled.score(lang, held_out)
     wrong = [f"{'same' if p.same else 'apart'} {p.a!r} / {p.b!r}" for p in score.wrong]
     assert score.precision >= 0.97, wrong
     assert score.recall >= 0.90, wrong
@@ -205,3 +208,97 @@ def test_the_lexicons_load_on_first_use_per_language_only():
         "assert languages.frequent_words.cache_info().currsize == 1\n"
     )
     subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True)
+
+
+# --- brief 32d: general rules for what holdout3 found ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "a", "b"),
+    [
+        ("sv", "bär", "bar"),  # berry, bar: simplemma gives both the lemma "bära"
+        ("sv", "får", "far"),  # sheep, father
+        ("sv", "hål", "hal"),  # hole, slippery
+        ("sv", "för", "for"),  # for, went
+        ("nb", "bær", "bar"),
+        ("da", "bær", "bar"),
+        ("fi", "tämä", "tama"),  # this, a word of its own
+        ("fi", "sää", "saa"),  # weather, gets
+    ],
+)
+def test_own_letters_are_never_folded_by_a_lemma_between_two_known_words(lang, a, b):
+    assert in_lexicon(a, lang) and in_lexicon(b, lang)
+    assert not together(a, b, lang)
+    assert form_key(normalize(a, lang), lang) != form_key(normalize(b, lang), lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "a", "b"),
+    [
+        ("nb", "mat", "matte"),  # food, mathematics: no doubled consonant + -e of "mat"
+        ("nb", "mat", "matten"),
+        ("nb", "hat", "hatter"),  # hate, hats (of "hatt")
+    ],
+)
+def test_a_doubled_consonant_rule_never_joins_two_frequent_words_of_other_lemmas(lang, a, b):
+    assert a in frequent_words(lang) and b in frequent_words(lang)
+    assert not together(a, b, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "a", "b"),
+    [("nb", "katt", "katter"), ("nb", "sokk", "sokker"), ("da", "kat", "katte"), ("da", "bus", "busser")],
+)
+def test_doubled_consonant_plurals_still_join(lang, a, b):
+    assert together(a, b, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "a", "b"),
+    [
+        ("fi", "jäätelö", "jaatelo"),
+        ("fi", "pöytä", "poyta"),
+        ("fi", "päärynä", "paaryna"),
+        ("fi", "työ", "tyo"),
+        ("fi", "pöytä", "poydat"),  # a form of it, typed bare
+        ("fi", "jäätelö", "jaatelot"),
+        ("sv", "smörgås", "smorgås"),
+        ("sv", "färg", "farg"),
+    ],
+)
+def test_dotted_letters_typed_without_dots_are_read_as_the_known_word(lang, a, b):
+    assert not in_lexicon(b, lang)
+    assert together(a, b, lang)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("chien", "chienne"),
+        ("acteur", "actrice"),
+        ("chanteur", "chanteuse"),
+        ("infirmier", "infirmière"),
+        ("lion", "lionne"),
+        ("boulanger", "boulangère"),
+        ("cuisinier", "cuisinière"),
+        ("vendeur", "vendeuse"),
+        ("chien", "chiennes"),
+        ("acteurs", "actrice"),
+    ],
+)
+def test_french_feminine_nouns_of_people_and_animals_are_forms_of_the_masculine(a, b):
+    assert together(a, b, "fr")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("colonne", "colon"),  # column, settler: the feminine ending is no feminine here
+        ("mère", "mer"),  # mother, sea
+        ("selle", "sel"),  # saddle, salt
+        ("tonne", "ton"),
+        ("personne", "person"),
+    ],
+)
+def test_french_words_that_only_look_like_a_feminine_stay_apart(a, b):
+    assert not together(a, b, "fr")
