@@ -127,6 +127,8 @@ SLOW_TESTS = (
     "config/tests/test_warm.py",  # a server process started to look inside it
     "config/tests/test_deploy.py",  # manage.py check --deploy in a process of its own
     "think_alike/tests/grouping/test_group_answers_command.py::test_with_the_process_standard_input_and_output",
+    # Celery workers started against stalling push services, on each broker (17 s each)
+    "notifications/tests/test_tasks.py::test_stalling_push_services_delay_neither_other_pushes_nor_deadlines",
 )
 
 
