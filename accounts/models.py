@@ -1,3 +1,5 @@
+import datetime
+
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as BaseUserManager
 from django.db import models
@@ -60,6 +62,15 @@ class User(AbstractUser):
     # A bot (the bots app) fills an empty seat and plays by itself; it never signs in
     # (no usable password) and stays off the leaderboards.
     is_bot = models.BooleanField(_("bot"), default=False, editable=False)
+    # Across weeks (issue 38): the person's own clock. An IANA zone name (the browser's at sign-up);
+    # every time on pages and in emails is shown in it.
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    # Quiet hours, local times in ``time_zone``; both None: off. No push or email reaches the person
+    # then, and an asynchronous deadline avoids them (accounts.clock).
+    quiet_hours_start = models.TimeField(_("quiet hours from"), null=True, blank=True, default=datetime.time(23, 0))
+    quiet_hours_end = models.TimeField(_("quiet hours until"), null=True, blank=True, default=datetime.time(7, 0))
+    # Away until this moment: a phase of an asynchronous game that waits on the person does not run out.
+    away_until = models.DateTimeField(_("away until"), null=True, blank=True)
 
     objects = UserManager()
 

@@ -29,3 +29,7 @@ game_finished = Signal()
 # A signed-in person opened the game's page: game, user, now. Outside any game transaction
 # (the page reads, it changes no game): notifications count what this page already shows as read.
 game_viewed = Signal()
+
+# A player nudged another who must still act (issue 38): game, seat (the nudged one's), by (the nudging user),
+# phase_key, now. Sent inside the nudge's transaction; notifications tells the nudged player.
+player_nudged = Signal()
