@@ -33,3 +33,7 @@ game_viewed = Signal()
 # A player nudged another who must still act (issue 38): game, seat (the nudged one's), by (the nudging user),
 # phase_key, now. Sent inside the nudge's transaction; notifications tells the nudged player.
 player_nudged = Signal()
+
+# A game paused for too few players present will end as abandoned (issue 38): game, ends_at, user_ids (the
+# seated people to tell), now. Sent once, a day before, by the sweep that ends such games.
+paused_game_ending = Signal()

@@ -114,6 +114,13 @@ class EmailPreferences(models.Model):
         _("When a player of a game I played starts a rematch and holds a seat for me"),
         default=True,
     )
+    # One letter a day (issue 38): at this local hour (0-23, in the person's time zone), one email listing every
+    # game waiting for them and the games ended since the last letter, instead of an email per turn. None: off.
+    daily_letter_hour = models.PositiveSmallIntegerField(
+        _("One letter a day at this hour instead of an email per turn"), null=True, blank=True
+    )
+    # When the last daily letter went out (what "ended since the last one" counts from).
+    last_letter_at = models.DateTimeField(null=True, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
