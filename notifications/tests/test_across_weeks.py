@@ -214,7 +214,8 @@ class TestDailyLetter:
         assert "at 08:00 (Europe/Helsinki)" in letter.body
         ((html, kind),) = letter.alternatives
         assert kind == "text/html"
-        assert "#2b2238" in html and ">Fabula</a>" in html and f'href="{django_settings.SITE_URL}/games/{game.pk}/"' in html
+        assert "#2b2238" in html and ">Fabula</a>" in html
+        assert f'href="{django_settings.SITE_URL}/games/{game.pk}/"' in html
         assert "List-Unsubscribe" in letter.extra_headers
         # The next day, the game ended meanwhile: the letter says so, with its link.
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=at(20, day=1))

@@ -49,9 +49,11 @@ def test_two_thirteen_round_games_ring_the_bell_once_each_and_opening_a_game_rea
     me = people[1]
     assert [n.kind for n in Notification.objects.filter(user=me, read_at__isnull=True)] == [Kind.GAME_FINISHED] * 2
     # An item that asked for a move closed (read) once it was played: the read rows are that history.
-    assert not Notification.objects.filter(user=me, read_at__isnull=False).exclude(
-        kind__in=[Kind.YOUR_TURN, Kind.GAME_STARTED, Kind.ROUND_REVEALED]
-    ).exists()
+    assert (
+        not Notification.objects.filter(user=me, read_at__isnull=False)
+        .exclude(kind__in=[Kind.YOUR_TURN, Kind.GAME_STARTED, Kind.ROUND_REVEALED])
+        .exists()
+    )
 
     client.force_login(me)
     assert 'data-unread="2"' in client.get(reverse("games:mine")).content.decode()
