@@ -40,7 +40,7 @@ from games.models import Game
 
 from . import presence
 from .models import EmailPreferences, GameMute, Turn
-from .quiet import as_recipient, held_until
+from .quiet import as_recipient, turn_hold
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ def emails_send_due(*, now: datetime | None = None, limit: int = 500) -> int:
         Q(seat__is_absent=False) | Q(seat__game__is_paused=True)
     )
     for turn in turn_emails.order_by("asked_at")[:limit]:
-        if _held(turn, now):
+        if turn_hold(turn, now, "held_until"):  # the player's quiet hours
             continue
         if _claim(turn, "emailed_at", now):
             # Sent this late, the turn email is the reminder too.
@@ -104,20 +104,11 @@ def emails_send_due(*, now: datetime | None = None, limit: int = 500) -> int:
         seat__game__deadline_at__gt=now,
     )
     for turn in reminders.order_by("remind_at")[:limit]:
-        if _held(turn, now):
+        if turn_hold(turn, now, "held_until"):  # the player's quiet hours
             continue
         if _claim(turn, "reminded_at", now):
             sent += _send(turn, REMINDER, now)
     return sent
-
-
-def _held(turn: Turn, now: datetime) -> bool:
-    """Whether the player is in their quiet hours: then the turn's emails wait for their end."""
-    until = held_until(turn.seat.user, now)
-    if until is None:
-        return False
-    Turn.objects.filter(pk=turn.pk).update(held_until=until)
-    return True
 
 
 def _claim(turn: Turn, field: str, now: datetime) -> bool:

@@ -28,13 +28,19 @@ def held_until(user, now: datetime) -> datetime | None:
     return clock.quiet_ends_at(user, now)
 
 
-def turn_push_hold(turn: Turn, now: datetime) -> bool:
-    """Whether the turn's push must wait for the player's quiet hours to end; if so, beat sends it then."""
+def turn_hold(turn: Turn, now: datetime, field: str) -> bool:
+    """Whether what the turn would send the player now waits for their quiet hours to end; if so, the row's
+    ``field`` (``held_until`` for its emails, ``push_held_until`` for its push) says until when."""
     until = held_until(turn.seat.user, now)
     if until is None:
         return False
-    Turn.objects.filter(pk=turn.pk).update(push_held_until=until)
+    Turn.objects.filter(pk=turn.pk).update(**{field: until})
     return True
+
+
+def turn_push_hold(turn: Turn, now: datetime) -> bool:
+    """Whether the turn's push must wait for the player's quiet hours to end; if so, beat sends it then."""
+    return turn_hold(turn, now, "push_held_until")
 
 
 def notice_hold(*, user, game, kind: str, now: datetime, until: datetime) -> None:
