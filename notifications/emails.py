@@ -16,7 +16,12 @@ Who gets what:
 - reminder: the same, while the deadline runs (not paused) and is a quarter of the
   phase away or nearer; a turn email sent that late counts as the reminder;
 - never to someone who looked at that game in the last two minutes (``presence``),
-  nor for a game the player muted (``GameMute``).
+  nor for a game the player muted (``GameMute``), nor to someone who chose one letter a
+  day instead (``letters``);
+- never in the player's quiet hours: a turn email or reminder due then is held
+  (``Turn.held_until``) and goes out at their end (``quiet``).
+
+Every email is written in its recipient's language and time zone (``email_send``).
 """
 
 import logging
@@ -25,16 +30,17 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMultiAlternatives
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from games.models import Game
 
 from . import presence
 from .models import EmailPreferences, GameMute, Turn
+from .quiet import as_recipient, turn_hold
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +73,8 @@ def email_preferences(*, user) -> EmailPreferences:
 
 def emails_unsubscribe(*, user) -> None:
     EmailPreferences.objects.update_or_create(
-        user=user, defaults={"turn_emails": False, "reminder_emails": False, "rematch_emails": False}
+        user=user,
+        defaults={"turn_emails": False, "reminder_emails": False, "rematch_emails": False, "daily_letter_hour": None},
     )
 
 
@@ -77,11 +84,14 @@ def emails_send_due(*, now: datetime | None = None, limit: int = 500) -> int:
     waiting = Turn.objects.filter(
         closed_at__isnull=True, seat__game__status=Game.Status.ACTIVE, seat__game__pace=Game.Pace.ASYNC
     ).select_related("seat__user__email_preferences", "seat__game")
+    waiting = waiting.filter(Q(held_until__isnull=True) | Q(held_until__lte=now))
     sent = 0
     turn_emails = waiting.filter(emailed_at__isnull=True).filter(
         Q(seat__is_absent=False) | Q(seat__game__is_paused=True)
     )
     for turn in turn_emails.order_by("asked_at")[:limit]:
+        if turn_hold(turn, now, "held_until"):  # the player's quiet hours
+            continue
         if _claim(turn, "emailed_at", now):
             # Sent this late, the turn email is the reminder too.
             Turn.objects.filter(pk=turn.pk, reminded_at__isnull=True, remind_at__lte=now).update(reminded_at=now)
@@ -94,6 +104,8 @@ def emails_send_due(*, now: datetime | None = None, limit: int = 500) -> int:
         seat__game__deadline_at__gt=now,
     )
     for turn in reminders.order_by("remind_at")[:limit]:
+        if turn_hold(turn, now, "held_until"):  # the player's quiet hours
+            continue
         if _claim(turn, "reminded_at", now):
             sent += _send(turn, REMINDER, now)
     return sent
@@ -110,6 +122,8 @@ def _wanted(turn: Turn, kind: str, now: datetime) -> bool:
     preferences = email_preferences(user=user)
     if not (preferences.turn_emails if kind == TURN else preferences.reminder_emails):
         return False
+    if preferences.daily_letter_hour is not None:
+        return False  # one letter a day instead (notifications.letters)
     if GameMute.objects.filter(user=user, game_id=turn.seat.game_id).exists():
         return False
     return not presence.seen_recently(user_id=user.pk, game_id=turn.seat.game_id, now=now)
@@ -119,35 +133,46 @@ def _send(turn: Turn, kind: str, now: datetime) -> int:
     if not _wanted(turn, kind, now):
         return 0
     user, game = turn.seat.user, turn.seat.game
+    context = {"game": game, "asked": turn.asked, "deadline_at": game.deadline_at, "now": now}
+    if email_send(user=user, template=f"notifications/email/{kind}", context=context, game=game):
+        return 1
+    # Not sent: give the claim back, the next run tries again while the turn lasts.
+    Turn.objects.filter(pk=turn.pk).update(**{"emailed_at" if kind == TURN else "reminded_at": None})
+    return 0
+
+
+def email_send(*, user, template: str, context: dict, game: Game | None = None, html: bool = False) -> bool:
+    """Send ``user`` the email of ``template`` (``<template>_subject.txt``, ``_body.txt``, with ``html``
+    ``_body.html`` too), written in their language and on their clock, with the links to the game, to the
+    settings and to unsubscribe (the mail program's own one-click unsubscribe too: RFC 2369 and RFC 8058).
+    Whether it went out: a failure is logged, never raised."""
     unsubscribe_url = settings.SITE_URL + reverse("notifications:unsubscribe", args=[unsubscribe_token(user)])
     context = {
+        **context,
         "user": user,
-        "game": game,
-        "asked": turn.asked,
-        "deadline_at": game.deadline_at,
-        "now": now,
-        "game_url": settings.SITE_URL + game.get_absolute_url(),
+        "site_url": settings.SITE_URL,
+        "time_zone": user.time_zone,
         "settings_url": settings.SITE_URL + reverse("notifications:settings"),
         "unsubscribe_url": unsubscribe_url,
     }
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = " ".join(render_to_string(f"notifications/email/{kind}_subject.txt", context).split())
-        body = render_to_string(f"notifications/email/{kind}_body.txt", context)
-    message = EmailMessage(
+    if game is not None:
+        context.setdefault("game", game)
+        context["game_url"] = settings.SITE_URL + game.get_absolute_url()
+    with as_recipient(user):
+        subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
+        body = render_to_string(f"{template}_body.txt", context)
+        alternative = render_to_string(f"{template}_body.html", context) if html else None
+    message = EmailMultiAlternatives(
         subject,
         body,
         to=[user.email],
-        headers={
-            # RFC 2369 and RFC 8058: the mail program's own one-click unsubscribe.
-            "List-Unsubscribe": f"<{unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
+        headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
     )
+    if alternative is not None:
+        message.attach_alternative(alternative, "text/html")
     try:
         message.send()
     except Exception:
-        # Not sent: give the claim back, the next run tries again while the turn lasts.
-        log.exception("could not send the %s email of turn %s", kind, turn.pk)
-        Turn.objects.filter(pk=turn.pk).update(**{"emailed_at" if kind == TURN else "reminded_at": None})
-        return 0
-    return 1
+        log.exception("could not send %s to user %s", template, user.pk)
+        return False
+    return True

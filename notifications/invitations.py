@@ -4,21 +4,19 @@ queues ``tasks.send_rematch_invitations``). Only to a player whose seat is still
 joined or declined meanwhile hears nothing more. Nothing here raises into a game."""
 
 import json
-import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 
+from accounts.clock import zone
 from games.models import Game, SeatHold
 
-from .emails import email_preferences, unsubscribe_token
+from .emails import email_preferences, email_send
+from .models import Notification
 from .push import TTL_MAX_SECONDS, TTL_MIN_SECONDS, user_pushes_send
-
-log = logging.getLogger(__name__)
+from .quiet import held_until, notice_hold
 
 
 def rematch_invitations_send(*, game_id: int, user_ids: list[int], now: datetime | None = None) -> int:
@@ -33,6 +31,10 @@ def rematch_invitations_send(*, game_id: int, user_ids: list[int], now: datetime
     )
     sent = 0
     for hold in holds:
+        until = held_until(hold.user, now)
+        if until is not None:  # their quiet hours: the invitation goes out at their end
+            notice_hold(user=hold.user, game=game, kind=Notification.Kind.REMATCH_INVITED, now=now, until=until)
+            continue
         context = {"user": hold.user, "by": game.creator, "game": game, "until": game.holds_until_at}
         sent += _email(context, now)
         ttl = int(min(max((game.holds_until_at - now) / timedelta(seconds=1), TTL_MIN_SECONDS), TTL_MAX_SECONDS))
@@ -49,33 +51,14 @@ def _email(context: dict, now: datetime) -> int:
     user, game = context["user"], context["game"]
     if not user.email or not user.is_active or not email_preferences(user=user).rematch_emails:
         return 0
-    unsubscribe_url = settings.SITE_URL + reverse("notifications:unsubscribe", args=[unsubscribe_token(user)])
-    context = {
-        **context,
-        "game_url": settings.SITE_URL + game.get_absolute_url(),
-        "settings_url": settings.SITE_URL + reverse("notifications:settings"),
-        "unsubscribe_url": unsubscribe_url,
-    }
-    with translation.override(settings.LANGUAGE_CODE):
-        subject = " ".join(render_to_string("notifications/email/rematch_subject.txt", context).split())
-        body = render_to_string("notifications/email/rematch_body.txt", context)
-    message = EmailMessage(
-        subject,
-        body,
-        to=[user.email],
-        headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
-    )
-    try:
-        message.send()
-    except Exception:
-        log.exception("could not send the rematch invitation of game %s to %s", game.pk, user.pk)
-        return 0
-    return 1
+    return int(email_send(user=user, template="notifications/email/rematch", context=context, game=game))
 
 
 def _push_payload(subscription, context: dict) -> str:
     game = context["game"]
-    with translation.override(subscription.language or settings.LANGUAGE_CODE):
+    user = context["user"]
+    with translation.override(subscription.language or settings.LANGUAGE_CODE), timezone.override(zone(user.time_zone)):
+        context = {**context, "time_zone": user.time_zone}
         title = " ".join(render_to_string("notifications/email/rematch_subject.txt", context).split())
         body = " ".join(render_to_string("notifications/email/rematch_push.txt", context).split())
     return json.dumps({"title": title, "body": body, "url": game.get_absolute_url(), "tag": f"fabula-game-{game.pk}"})

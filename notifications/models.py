@@ -23,6 +23,8 @@ class Notification(models.Model):
         GAME_FINISHED = "game_finished", _("Game finished")
         PLAYER_JOINED = "player_joined", _("Player joined")
         REMATCH_INVITED = "rematch_invited", _("Rematch: a seat held for you")
+        NUDGED = "nudged", _("A player is waiting for you")
+        GAME_ENDING = "game_ending", _("A paused game is about to end")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
@@ -36,6 +38,8 @@ class Notification(models.Model):
     )
     # Game finished: whether this player is among the winners.
     won = models.BooleanField(default=False)
+    # Game ending: when the paused game ends as abandoned unless someone acts.
+    ends_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField()
     read_at = models.DateTimeField(null=True, blank=True)
 
@@ -78,6 +82,10 @@ class Turn(models.Model):
     # When the turn email and the reminder were dealt with (sent, or not wanted).
     emailed_at = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
+    # Quiet hours (accounts.clock): the player's turn email or reminder came due in them and waits until then.
+    held_until = models.DateTimeField(null=True, blank=True)
+    # The "your turn" push came in the player's quiet hours: beat sends it then (``notifications.quiet``).
+    push_held_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["seat", "phase_key"], name="turn_once_per_phase")]
@@ -91,6 +99,11 @@ class Turn(models.Model):
                 fields=["remind_at"],
                 condition=Q(closed_at__isnull=True, reminded_at__isnull=True),
                 name="turn_reminder_due_idx",
+            ),
+            models.Index(
+                fields=["push_held_until"],
+                condition=Q(closed_at__isnull=True, push_held_until__isnull=False),
+                name="turn_push_held_idx",
             ),
         ]
 
@@ -121,6 +134,8 @@ class EmailPreferences(models.Model):
     )
     # When the last daily letter went out (what "ended since the last one" counts from).
     last_letter_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The language the person's pages were in when they last signed in or saved these settings: emails speak it.
+    language = models.CharField(max_length=16, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -159,6 +174,35 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"push subscription {self.pk} of {self.user_id}"
+
+
+class Notice(models.Model):
+    """An email and a push to one person about news that is not a turn (a nudge, a paused game's coming end).
+
+    Written in the transaction of the news it tells (so it exists exactly when that news was committed) and
+    sent by beat once ``due_at`` has come (``notifications.quiet.notices_send_due``): one that comes due in the
+    person's quiet hours moves to their end. ``sent_at`` is the claim: set once, by whichever run wins it.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=Notification.Kind.choices)
+    # Nudged: who nudged, and what the phase asks of the nudged player (a Turn's ``asked``).
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    asked = models.CharField(max_length=16, blank=True)
+    # Game ending: when the paused game ends as abandoned.
+    ends_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    due_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True), name="notice_due_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id} in game {self.game_id}"
 
 
 class GameMute(models.Model):

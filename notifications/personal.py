@@ -5,7 +5,7 @@ from django.dispatch import receiver
 
 from accounts.signals import account_deleting, personal_data
 
-from .models import EmailPreferences, GameMute, Notification, PushSubscription
+from .models import EmailPreferences, GameMute, Notice, Notification, PushSubscription
 
 
 @receiver(personal_data, dispatch_uid="notifications.personal_data")
@@ -27,6 +27,8 @@ def notifications_personal_data(sender, *, user, **kwargs) -> dict:
             "turn_emails": preferences.turn_emails if preferences else True,
             "reminder_emails": preferences.reminder_emails if preferences else True,
             "rematch_emails": preferences.rematch_emails if preferences else True,
+            "daily_letter_hour": preferences.daily_letter_hour if preferences else None,
+            "language": preferences.language if preferences else "",
         },
         "push_devices": [
             {
@@ -44,6 +46,7 @@ def notifications_personal_data(sender, *, user, **kwargs) -> dict:
 @receiver(account_deleting, dispatch_uid="notifications.account_deleting")
 def notifications_delete(sender, *, user, **kwargs) -> None:
     Notification.objects.filter(user=user).delete()
+    Notice.objects.filter(user=user).delete()
     EmailPreferences.objects.filter(user=user).delete()
     PushSubscription.objects.filter(user=user).delete()
     GameMute.objects.filter(user=user).delete()

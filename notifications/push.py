@@ -52,6 +52,7 @@ from games.models import Game
 from . import presence
 from .endpoints import EndpointRefused, PublicOnlyResolver, endpoint_check
 from .models import ENDPOINT_MAX_LENGTH, GameMute, PushSubscription, Turn
+from .quiet import turn_push_hold
 
 log = logging.getLogger(__name__)
 
@@ -252,6 +253,8 @@ def turn_pushes_send(*, game_id: int, phase_key: str, seat_ids: list[int], now: 
         if game_muted(user=seat.user, game_id=game.pk):
             continue
         if presence.seen_recently(user_id=seat.user_id, game_id=game.pk, now=now):
+            continue
+        if turn_push_hold(turn, now):  # the player's quiet hours: beat sends it at their end
             continue
         for subscription in _devices(user_id=seat.user_id):
             payload = _payload(subscription, turn)

@@ -1,10 +1,19 @@
 """Notifications made from the core's events (``games.signals``)."""
 
+from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
 from games import signals
 
-from .services import notifications_read_all, notify_game_change, notify_player_joined, notify_seats_held
+from .quiet import email_language_remember
+from .services import (
+    notifications_read_all,
+    notify_game_change,
+    notify_game_ending,
+    notify_nudged,
+    notify_player_joined,
+    notify_seats_held,
+)
 
 
 @receiver(signals.state_changed, dispatch_uid="notifications.state_changed")
@@ -36,3 +45,21 @@ def on_player_joined(sender, *, game, user, seats, now, **kwargs):
 @receiver(signals.seats_held, dispatch_uid="notifications.seats_held")
 def on_seats_held(sender, *, game, user_ids, by, now, **kwargs):
     notify_seats_held(game=game, user_ids=user_ids, by=by, now=now)
+
+
+@receiver(signals.player_nudged, dispatch_uid="notifications.player_nudged")
+def on_player_nudged(sender, *, game, seat, by, phase_key, now, **kwargs):
+    notify_nudged(game=game, seat=seat, by=by, phase_key=phase_key, now=now)
+
+
+@receiver(signals.paused_game_ending, dispatch_uid="notifications.paused_game_ending")
+def on_paused_game_ending(sender, *, game, ends_at, user_ids, now, **kwargs):
+    notify_game_ending(game=game, ends_at=ends_at, user_ids=user_ids, now=now)
+
+
+@receiver(user_logged_in, dispatch_uid="notifications.user_logged_in")
+def on_user_logged_in(sender, *, request, user, **kwargs):
+    # The language of the pages the person signs in on: their emails speak it.
+    language = getattr(request, "LANGUAGE_CODE", "") if request is not None else ""
+    if language:
+        email_language_remember(user=user, language=language)

@@ -19,7 +19,7 @@ from games.kinds import GameKind
 from games.models import Game, Seat
 from games.services import events
 
-from .models import Notification, Turn
+from .models import Notice, Notification, Turn
 from .push import turn_pushes_queue
 
 
@@ -63,6 +63,11 @@ def notify_game_change(
     if deadline_moved or newly_asked:
         # A new deadline (a new phase, a pause, a resumed game), or turns made just now.
         _open_turns(seat_ids, remind_at=_remind_at(game))
+    # What asked a player to act closes once they have acted or the phase is over: the bell lists only what
+    # still waits for them (a new phase's "your turn" comes below).
+    done = [seat.user_id for seat in seats if not seat.to_act]
+    if done and _asking_unread(game.pk, done, read_at=now):
+        _tell(done)
 
     def note(seat, kind, **fields):
         fields.setdefault("round", after.round)
@@ -106,6 +111,25 @@ def notify_seats_held(*, game: Game, user_ids: list[int], by, now: datetime) -> 
     transaction.on_commit(lambda: send_rematch_invitations.delay(game_id=game_id, user_ids=user_ids))
 
 
+def notify_nudged(*, game: Game, seat: Seat, by, phase_key, now: datetime) -> None:
+    """``by`` nudged the player of ``seat``, who must still act in the phase ``phase_key``: an item in their bell
+    ("<name> is waiting for your clue") and, beyond the bell, an email and a push (``notices``) sent by beat,
+    after their quiet hours if they are in them."""
+    key = phase_key if isinstance(phase_key, str) else "-".join(str(part) for part in phase_key)
+    asked = Turn.objects.filter(seat=seat, phase_key=key).values_list("asked", flat=True).first() or ""
+    fields = {"user_id": seat.user_id, "game": game, "kind": Notification.Kind.NUDGED, "actor": by, "asked": asked}
+    _deliver([Notification(round=game.round, created_at=now, **fields)])
+    Notice.objects.create(created_at=now, due_at=now, **fields)
+
+
+def notify_game_ending(*, game: Game, ends_at: datetime, user_ids: list[int], now: datetime) -> None:
+    """The paused game ends as abandoned at ``ends_at`` unless someone acts: its table hears it in the bell and,
+    beyond it, by email (as each chose) and push, sent by beat (``notices``)."""
+    fields = {"game": game, "kind": Notification.Kind.GAME_ENDING, "ends_at": ends_at, "created_at": now}
+    _deliver(Notification(user_id=user_id, round=game.round, **fields) for user_id in user_ids)
+    Notice.objects.bulk_create(Notice(user_id=user_id, due_at=now, **fields) for user_id in user_ids)
+
+
 def unread_count(*, user) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
@@ -147,8 +171,12 @@ _WEIGHT = {
     Notification.Kind.ROUND_REVEALED: 2,
     Notification.Kind.PLAYER_JOINED: 1,
     Notification.Kind.REMATCH_INVITED: 2,
+    Notification.Kind.NUDGED: 4,
+    Notification.Kind.GAME_ENDING: 3,
 }
-_FIELDS = ("kind", "round", "asked", "actor", "won", "created_at")
+_FIELDS = ("kind", "round", "asked", "actor", "won", "ends_at", "created_at")
+# What asks a player to act: it closes when they have acted or its phase is over.
+ASKING = (Notification.Kind.YOUR_TURN, Notification.Kind.GAME_STARTED, Notification.Kind.NUDGED)
 
 
 def _deliver(notes) -> None:
@@ -219,6 +247,20 @@ def _open_turns(seat_ids: list[int]):
 def _open_turns_but(seat_ids: list[int], phase_key: str, waiting_ids: list[int]):
     """The open turns of these seats but those of the waiting seats in this phase."""
     return _open_turns.build(seat_ids).exclude(phase_key=phase_key, seat_id__in=waiting_ids)
+
+
+@prepared_update(
+    Notification,
+    lambda sql, game_id, user_ids: (
+        f"{sql.column(Notification, 'game')} = %s AND {sql.column(Notification, 'read_at')} IS NULL"
+        f" AND {sql.is_in(sql.column(Notification, 'kind'), ASKING)}"
+        f" AND {sql.is_in(sql.column(Notification, 'user'), user_ids)}",
+        [game_id, *(str(kind) for kind in ASKING), *user_ids],
+    ),
+)
+def _asking_unread(game_id: int, user_ids: list[int]):
+    """The game's unread items of these players that ask them to act."""
+    return Notification.objects.filter(game_id=game_id, read_at__isnull=True, kind__in=ASKING, user_id__in=user_ids)
 
 
 @prepared_update(Notification, lambda sql, ids: (sql.is_in(sql.column(Notification, "pk"), ids), ids))

@@ -3,6 +3,8 @@ from django.utils import timezone
 
 from .emails import emails_send_due
 from .invitations import rematch_invitations_send
+from .letters import letters_send_due
+from .notices import notices_send_due
 from .push import turn_pushes_send
 
 
@@ -22,3 +24,15 @@ def send_turn_pushes(*, game_id: int, phase_key: str, seat_ids: list[int]) -> in
 def send_rematch_invitations(*, game_id: int, user_ids: list[int]) -> int:
     """After a rematch held seats for these players: the email (as each chose) and the push to their devices."""
     return rematch_invitations_send(game_id=game_id, user_ids=user_ids)
+
+
+@shared_task(name="notifications.send_due_notices", ignore_result=True)
+def send_due_notices() -> int:
+    """Beat: turn pushes held by quiet hours, and the notices that are due (nudges...: ``notifications.notices``)."""
+    return notices_send_due(now=timezone.now())
+
+
+@shared_task(name="notifications.send_due_letters", ignore_result=True)
+def send_due_letters() -> int:
+    """Beat: the daily letters whose hour has come (``notifications.letters``)."""
+    return letters_send_due(now=timezone.now())

@@ -18,19 +18,18 @@ from . import presence, push
 from .emails import email_preferences, emails_unsubscribe, user_from_unsubscribe_token
 from .forms import EmailPreferencesForm
 from .models import Notification
+from .quiet import email_language_remember
+from .selectors import bell_groups
 from .services import notification_open, notifications_read_all, unread_count
-
-LIST_LENGTH = 100
 
 
 @login_required
 @require_GET
 def notification_list(request):
-    notifications = Notification.objects.filter(user=request.user).select_related("game", "actor")[:LIST_LENGTH]
+    """What still waits for the person, by game; the count it shows is the bell's, by construction."""
+    groups = bell_groups(user=request.user)
     return render(
-        request,
-        "notifications/list.html",
-        {"notifications": notifications, "unread": unread_count(user=request.user)},
+        request, "notifications/list.html", {"groups": groups, "unread": sum(len(notes) for _game, notes in groups)}
     )
 
 
@@ -73,6 +72,7 @@ def email_settings(request):
     form = EmailPreferencesForm(request.POST or None, instance=email_preferences(user=request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
+        email_language_remember(user=request.user, language=getattr(request, "LANGUAGE_CODE", ""))
         messages.success(request, _("Your email settings are saved."))
         return redirect("notifications:settings")
     return render(request, "notifications/settings.html", {"form": form, "vapid_public_key": push.vapid_public_key()})

@@ -47,7 +47,13 @@ def test_the_export_holds_the_persons_data_and_no_one_elses_secrets(client, fini
     mine = Move.objects.filter(seat__user=anna).count()
     assert mine and len(data["moves"]) == mine
     assert len(data["notifications"]) == Notification.objects.filter(user=anna).count() > 0
-    assert data["email_preferences"] == {"turn_emails": False, "reminder_emails": True, "rematch_emails": True}
+    assert data["email_preferences"] == {
+        "turn_emails": False,
+        "reminder_emails": True,
+        "rematch_emails": True,
+        "daily_letter_hour": None,
+        "language": "",
+    }
     text = response.content.decode()
     assert bo.email not in text and "password" not in text
 

@@ -34,7 +34,11 @@ SECRET_KEY = env.str(
 )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
-SITE_URL = env.str("FABULA_SITE_URL", default="http://127.0.0.1:8000")
+# Where emails link to: the site's address as people reach it. By default the one bin/run prints (it exports
+# HOST and PORT to the processes it starts, the worker and beat that send the emails included).
+SITE_URL = env.str(
+    "FABULA_SITE_URL", default=f"http://{env.str('HOST', default='127.0.0.1')}:{env.int('PORT', default=8000)}"
+).rstrip("/")
 # Where the admin sits (config/urls.py): a path of its own makes it harder to find and guess at.
 FABULA_ADMIN_PATH = env.str("FABULA_ADMIN_PATH", default="admin/").strip("/") + "/"
 if FABULA_ADMIN_PATH == "/":
@@ -358,6 +362,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ROUTES = {
     "notifications.send_turn_pushes": {"queue": "push"},
     "notifications.send_rematch_invitations": {"queue": "push"},  # an email and pushes: the same waits
+    "notifications.send_due_notices": {"queue": "push"},  # held pushes, nudges: emails and pushes
 }
 
 # Game pace: seconds per phase. Live games use the short one; asynchronous
@@ -382,6 +387,16 @@ CELERY_BEAT_SCHEDULE = {
     "send-due-emails": {
         "task": "notifications.send_due_emails",
         "schedule": env.float("FABULA_EMAIL_INTERVAL_SECONDS", default=30.0),
+    },
+    # Pushes held by quiet hours, nudges and other notices (notifications.notices); the daily letters
+    # (notifications.letters), due at each person's chosen hour.
+    "send-due-notices": {
+        "task": "notifications.send_due_notices",
+        "schedule": env.float("FABULA_NOTICE_INTERVAL_SECONDS", default=30.0),
+    },
+    "send-due-letters": {
+        "task": "notifications.send_due_letters",
+        "schedule": env.float("FABULA_LETTER_INTERVAL_SECONDS", default=300.0),
     },
     # Statistics: records, ratings and leaderboards derived again from the games, nightly
     # (stats.tasks); finished games are added one by one as they end.

@@ -34,15 +34,16 @@ def test_every_held_player_gets_the_bell_an_email_and_a_push(
     # The email: to users[1] only, saying who, where and until when; with its unsubscribe headers.
     (email,) = mail.outbox
     assert email.to == [users[1].email]
-    assert email.subject == f"{users[0].name} wants to play again: a seat is held for you in Storyteller #{new.pk}."
-    assert f"/games/{new.pk}/" in email.body and "Your seat is held until" in email.body
+    # In the language of the person's device: they never chose one on a page of the site.
+    assert email.subject == f"{users[0].name} veut rejouer : une place vous est réservée dans Conteur #{new.pk}."
+    assert f"/games/{new.pk}/" in email.body and email.body.startswith(f"Bonjour {users[1].name},")
     assert email.extra_headers["List-Unsubscribe"].startswith("<http")
     # The push: encrypted for users[1]'s device, in the language it subscribed in.
     (request,) = push_service.received("/device/one")
     payload = device.decrypt(request["body"])
     assert payload["url"] == new.get_absolute_url() and payload["tag"] == f"fabula-game-{new.pk}"
     assert payload["title"] == f"{users[0].name} veut rejouer : une place vous est réservée dans Conteur #{new.pk}."
-    assert "jusqu" in payload["body"]  # "Votre place est réservée jusqu'au ..."
+    assert "(UTC)" in payload["body"] and "202" in payload["body"]  # until when, on the person's own clock
     # The list and the bell say it in words, and lead to the rematch.
     client = Client()
     client.force_login(users[1])

@@ -153,6 +153,9 @@ def test_a_game_through_the_pages():
         browser.post(form["attrs"]["action"], filled(form, choose={}, write={}))
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+    # Its notifications speak of words (the bell lists what still waits: the start, until the game is opened).
+    notes = browsers[0].get(reverse("notifications:list")).content.decode()
+    assert "has started: pick a word" in notes
 
     page = browsers[0].get(game.get_absolute_url()).content.decode()
     assert "Round 1 of 1" in page  # its phase partial
@@ -199,10 +202,9 @@ def test_a_game_through_the_pages():
     rules = browsers[2].get(reverse("games:rules", args=["odd_one_out"])).content.decode()
     assert "Odd one out: the rules" in rules
 
-    # Its notifications speak of words.
-    # (one item per game, kept up to date: the first player read "started" when opening the game)
+    # Opening the game read its start; what waits now is the end.
     notes = browsers[0].get(reverse("notifications:list")).content.decode()
-    assert "has started: pick a word" in notes
+    assert "has started" not in notes and "is over" in notes
 
 
 def test_bad_options_are_refused():
