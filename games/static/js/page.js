@@ -9,6 +9,8 @@
 //   <template data-share-button>     a <button data-share="#input"> shown only where navigator.share exists
 //   <table> in <main>                 wrapped in a box of its own that scrolls sideways (focusable and named
 //                                    when it does), so that a wide table never widens the page on a phone
+//   <details data-open-wide>         folded on a phone (a tap away), opened once in a wide window; after that
+//                                    as the viewer leaves it (the score track, the table talk)
 //   <details data-menu>              the header's menu: a button with aria-expanded toggles it on a phone,
 //                                    Escape or a click elsewhere closes it; always open in a wide window
 (function () {
@@ -42,6 +44,17 @@
   }
   shareButtons(document);
   document.addEventListener("htmx:afterSettle", function () { shareButtons(document); });
+
+  var WIDE = window.matchMedia("(min-width: 48rem)");
+  function openWide(root) {
+    root.querySelectorAll("details[data-open-wide]").forEach(function (details) {
+      if (details.fabulaOpenedWide) return;  // once: a morph keeps the element, and what the viewer did with it
+      details.fabulaOpenedWide = true;
+      if (WIDE.matches) details.open = true;
+    });
+  }
+  openWide(document);
+  document.addEventListener("htmx:afterSettle", function () { openWide(document); });
 
   document.addEventListener("click", function (event) {
     var copy = event.target.closest && event.target.closest("button[data-copy]");
