@@ -1,12 +1,18 @@
-"""Baseline (scratch)."""
+"""The table in one screen on a phone (390 x 844), in Chromium (issue 39).
+
+Storyteller's vote (six players, the tallest table) and Think Alike's answers: the first control starts in
+the top 80% of the first screen and the page is at most 1.5 screens long; what the move at hand does not need
+(the score track, the hand, the table talk, Think Alike's board) is a tap away. A page kept open through a round
+shows what a fresh load shows (the old round's reveal folded, in the same place). axe-core finds nothing with
+the WCAG 2.2 AA and best-practice rules. Screenshots: $FABULA_ARTEFACTS/screenshots/one-screen-*.png."""
 
 import pytest
 from playwright.sync_api import expect
 
 from games.services.games import game_act
-from games.tests.browser import log_in
+from games.tests.browser import axe_script, log_in
 from games.tests.browser import screenshot as artefact_screenshot
-from games.tests.factories import UserFactory, started_game
+from games.tests.factories import started_game
 from games.tests.play import view_for
 from storyteller.tests.test_browser_reveal import others_act
 from think_alike.tests.content import course_ids, small_content, think_alike_game
@@ -14,58 +20,123 @@ from think_alike.tests.content import course_ids, small_content, think_alike_gam
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+SCREEN = 844
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+# What a fresh load and a page kept open must agree on: the board's parts in order, each <details> open or not.
+SHAPE = """() => [...document.querySelectorAll('#board > *, #board details')].map(
+    (e) => `${e.tagName}#${e.id}.${[...e.classList].sort().join('.')}${e.tagName === 'DETAILS' ? (e.open ? '[open]' : '') : ''}`)"""
 
 
-def measure(page, control):
-    return page.evaluate(
+def fits(page, control: str) -> tuple[float, float]:
+    """The first ``control``'s top (in the page) and the page's height, after checking them."""
+    top, height, width = page.evaluate(
         """(sel) => [document.querySelector(sel).getBoundingClientRect().top + scrollY,
-                     document.documentElement.scrollHeight,
-                     [...document.querySelectorAll('main > *, #board > *, #play > *')].map(e => `${e.tagName}#${e.id}.${e.className}: ${Math.round(e.getBoundingClientRect().top+scrollY)}+${Math.round(e.getBoundingClientRect().height)}`)]""",
+                     document.documentElement.scrollHeight, document.documentElement.scrollWidth]""",
         control,
     )
+    assert width <= 390, f"{width} px wide"
+    assert top <= 0.8 * SCREEN, f"the first control starts at {top:.0f} px, below 80% of the first screen"
+    assert height <= 1.5 * SCREEN, f"the page is {height} px long, over 1.5 screens"
+    return top, height
 
 
-def test_base_storyteller(live_server, browser):
+def assert_no_axe_violations(page):
+    script = axe_script()
+    if script is None:
+        pytest.skip("axe-core is missing (npm ci)")
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(script.read_text() + "\n;undefined")
+    page.evaluate("document.getAnimations().forEach((a) => a.effect?.getComputedTiming().endTime !== Infinity && a.finish())")
+    violations = page.evaluate(
+        """async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.flatMap(
+            (v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} ${n.html.slice(0, 160)}`))""",
+        AXE_TAGS,
+    )
+    assert violations == [], "\n".join(violations)
+
+
+def refresh(page, game):
+    """As the socket's word would: the board fetches itself, up to the game's version."""
+    game.refresh_from_db()
+    page.evaluate("htmx.trigger(document.getElementById('board'), 'fabula:refresh')")
+    expect(page.locator("#board")).to_have_attribute("data-version", str(game.version))
+
+
+def test_storyteller_s_vote_fits_one_screen_fresh_and_after_a_round_played_with_the_page_open(live_server, browser):
     game, users = started_game(6)
     me = users[2]
-    page = browser.new_context(**PHONE).new_page()
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
     log_in(page, live_server.url, me.username)
     others_act(game, users[:1], me, "clue")
     others_act(game, users, me, "submit")
     page.goto(live_server.url + game.get_absolute_url())
     page.locator(".submit-form .card-pick").first.click()
     page.get_by_role("button", name="Hand in my card").click()
+    expect(page.locator(".submit-form")).to_have_count(0)
     others_act(game, users, me, "vote")
     page.reload()
-    print("vote", measure(page, ".vote-form input[name=position]:not([disabled]) + *, .vote-form .card-pick"))
-    artefact_screenshot(page, "base-vote")
-    page.locator(".vote-form .card-pick:not(.mine)").first.click()
-    page.get_by_role("button", name="Cast my vote").click()
-    expect(page.locator("#last-round")).to_be_visible()
-    artefact_screenshot(page, "base-reveal")
+    fits(page, ".vote-form .card-pick")
+    # A tap away: the score track, the hand, the table talk; resigning and reporting as before.
+    for fold in (".track-fold", ".hand-fold", "#table-more"):
+        expect(page.locator(fold)).not_to_have_attribute("open", "")
+    page.locator(".hand-fold > summary").click()
+    expect(page.locator(".hand-fold .card-pick").first).to_be_visible()
+    page.locator(".hand-fold > summary").click()
+    page.locator("#table-more > summary").click()
+    expect(page.get_by_role("heading", name="Table talk")).to_be_visible()
+    expect(page.get_by_role("button", name="Mute this game")).to_be_visible()
+    page.locator("#table-more > summary").click()
+    assert_no_axe_violations(page)
+    artefact_screenshot(page, "one-screen-vote")
+
+    # I vote; the reveal opens in the board's one place for it, above the next round.
+    form = page.locator(".vote-form")
+    form.locator(".card-pick:not(.mine)").first.click()
+    expect(form.locator("input[name=position]:checked")).to_have_count(1)
+    form.get_by_role("button", name="Cast my vote").click()
+    expect(page.locator("#last-round details")).to_have_attribute("open", "")
+    artefact_screenshot(page, "one-screen-reveal")
+
+    # The next round, played with the page open: the old reveal folds away, as a fresh load shows it.
     others_act(game, users, me, "clue")
-    page.evaluate("htmx.trigger(document.getElementById('board'), 'fabula:refresh')")
-    expect(page.locator(".submit-form")).to_be_visible()
+    refresh(page, game)
+    expect(page.locator("#last-round details")).not_to_have_attribute("open", "")
     page.locator(".submit-form .card-pick").first.click()
     page.get_by_role("button", name="Hand in my card").click()
     expect(page.locator(".submit-form")).to_have_count(0)
     others_act(game, users, me, "submit")
-    page.evaluate("htmx.trigger(document.getElementById('board'), 'fabula:refresh')")
-    expect(page.locator(".vote-form")).to_be_visible()
-    print("live vote", measure(page, ".vote-form .card-pick"))
-    artefact_screenshot(page, "base-vote-live")
-    page.reload()
-    print("reloaded vote", measure(page, ".vote-form .card-pick"))
+    refresh(page, game)
+    live_top, live_height = fits(page, ".vote-form .card-pick")
+    live_shape = page.evaluate(SHAPE)
+    artefact_screenshot(page, "one-screen-vote-live")
+    fresh = context.new_page()
+    fresh.goto(live_server.url + game.get_absolute_url())
+    assert fresh.evaluate(SHAPE) == live_shape
+    assert fits(fresh, ".vote-form .card-pick") == (live_top, live_height)
+    assert_no_axe_violations(fresh)
+    context.close()
 
 
-def test_base_think_alike(live_server, browser):
+def test_think_alike_s_answers_fit_one_screen(live_server, browser):
     content = small_content(answers=3)
     game, users = think_alike_game(3, options={"board": "course", "course": course_ids(content)})
     holder = next(u for u in users if u.username == view_for(game, users[0])["turn"])
     game_act(game_id=game.pk, user=holder, action={"type": "roll"})
     game_act(game_id=game.pk, user=holder, action={"type": "move", "direction": "cw"})
-    page = browser.new_context(**PHONE).new_page()
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
     log_in(page, live_server.url, users[1].username)
     page.goto(live_server.url + game.get_absolute_url())
-    print("answers", measure(page, ".answer-form input[name=answers]"))
-    artefact_screenshot(page, "base-answers")
+    fits(page, ".answer-form input[name=answers]")
+    hint = view_for(game, users[1])["hint"]
+    expect(page.locator(".task-card .hint-line")).to_contain_text(f"Hint: {hint}")
+    expect(page.locator(".task-card .hint-line")).to_contain_text("it binds nobody")
+    ring = page.locator(".ring-fold")
+    expect(ring).not_to_have_attribute("open", "")
+    ring.locator("summary").click()
+    expect(ring.locator(".ring-center")).to_be_visible()
+    ring.locator("summary").click()
+    assert_no_axe_violations(page)
+    artefact_screenshot(page, "one-screen-answers")
+    context.close()
