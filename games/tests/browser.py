@@ -34,14 +34,14 @@ def screenshot(page, name: str, *, full_page: bool = True, **options) -> Path:
 
 
 def sign_up(page, base, username):
-    """Sign a new person up through the pages; they land on their profile, logged in."""
+    """Sign a new person up through the pages; they land on the lobby, logged in."""
     page.goto(f"{base}/accounts/signup/")
     page.fill("#id_username", username)
     page.fill("#id_email", f"{username}@example.com")
     page.fill("#id_password1", "a-Long-pass-123")
     page.fill("#id_password2", "a-Long-pass-123")
     page.click("button[type=submit]")
-    expect(page.get_by_role("heading", name="Your profile")).to_be_visible()
+    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
 
 
 def log_in(page, base, username, password="correct horse battery"):

@@ -154,6 +154,14 @@ def test_the_reveal_tops_the_board_and_the_vote_fits_a_phone(live_server, browse
     # The screenshot and the checks below see the rows where the animations leave them.
     page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
     screenshot(page, f"reveal-{name}")
+    # Every card of the revealed table in sight, none to scroll sideways to (issue 39), the storyteller's marked.
+    table = reveal.locator(".table-cards")
+    assert table.evaluate("(e) => e.scrollWidth <= e.clientWidth")
+    width = page.viewport_size["width"]
+    for figure in reveal.locator("figure").all():
+        box = figure.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    expect(reveal.locator("figure.storyteller-card")).to_have_count(1)
     assert_fits(page, name, vote_page=False)
     assert_accessible(page, "#last-round")
     # ... but not for those who ask for less motion.
