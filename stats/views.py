@@ -13,6 +13,7 @@ from .selectors import (
     game_replay,
     leaderboard_page,
     player_abandoned_count,
+    player_practice_count,
     player_games,
     player_get,
     player_history,
@@ -39,6 +40,8 @@ def player(request, username: str):
             "profiles": profiles,
             "games": player_games(player=player, viewer=request.user, page=request.GET.get("page")),
             "abandoned": player_abandoned_count(player=player),
+            "practice": player_practice_count(player=player),
+            "provisional_games": settings.FABULA_RATING_PROVISIONAL_GAMES,
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
         },
     )
