@@ -110,7 +110,7 @@ PLAY_NOW_BOTS = 3
 
 
 def game_with_bots_create(*, creator, kind: str | None = None, level: str | None = None) -> Game:
-    """"Play now with bots": a private live game of ``kind`` for ``creator`` and three bots of ``level``,
+    """ "Play now with bots": a private live game of ``kind`` for ``creator`` and three bots of ``level``,
     started at once (the last seat taken starts it). All of it or nothing: one transaction."""
     with transaction.atomic():
         game = game_create(

@@ -13,10 +13,10 @@ from .selectors import (
     game_replay,
     leaderboard_page,
     player_abandoned_count,
-    player_practice_count,
     player_games,
     player_get,
     player_history,
+    player_practice_count,
     player_profile,
 )
 

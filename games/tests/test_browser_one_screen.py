@@ -23,8 +23,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 SCREEN = 844
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 # What a fresh load and a page kept open must agree on: the board's parts in order, each <details> open or not.
-SHAPE = """() => [...document.querySelectorAll('#board > *, #board details')].map(
-    (e) => `${e.tagName}#${e.id}.${[...e.classList].sort().join('.')}${e.tagName === 'DETAILS' ? (e.open ? '[open]' : '') : ''}`)"""
+SHAPE = """() => [...document.querySelectorAll('#board > *, #board details')].map((e) =>
+    `${e.tagName}#${e.id}.${[...e.classList].sort().join('.')}${e.tagName === 'DETAILS' && e.open ? '[open]' : ''}`)"""
 
 
 def fits(page, control: str) -> tuple[float, float]:
@@ -46,7 +46,9 @@ def assert_no_axe_violations(page):
         pytest.skip("axe-core is missing (npm ci)")
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.evaluate(script.read_text() + "\n;undefined")
-    page.evaluate("document.getAnimations().forEach((a) => a.effect?.getComputedTiming().endTime !== Infinity && a.finish())")
+    page.evaluate(
+        "document.getAnimations().forEach((a) => a.effect?.getComputedTiming().endTime !== Infinity && a.finish())"
+    )
     violations = page.evaluate(
         """async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.flatMap(
             (v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} ${n.html.slice(0, 160)}`))""",

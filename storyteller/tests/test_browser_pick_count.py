@@ -51,8 +51,8 @@ def test_two_cards_are_counted_and_a_wrong_count_is_refused_beside_the_form(live
     error = page.locator("#action-error")
     expect(error).to_have_text("Choose the number of cards asked for.")
     expect(page.locator(".submit-form")).to_be_visible()
-    assert page.evaluate(
-        "document.getElementById('action-error').nextElementSibling.id === 'play'"
-    ), "the error stands just above the play"
+    assert page.evaluate("document.getElementById('action-error').nextElementSibling.id === 'play'"), (
+        "the error stands just above the play"
+    )
     assert view_for(game, me)["you"]["to_act"] is True  # nothing handed in
     context.close()
