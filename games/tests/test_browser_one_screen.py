@@ -142,3 +142,23 @@ def test_think_alike_s_answers_fit_one_screen(live_server, browser):
     assert_no_axe_violations(page)
     artefact_screenshot(page, "one-screen-answers")
     context.close()
+
+
+@pytest.mark.parametrize(("lang", "unlike"), [("en", None), ("da", "23h 59m"), ("fi", "23h 59m"), ("fr", "23h 59m")])
+def test_the_time_left_is_counted_in_the_page_s_language(live_server, browser, lang, unlike):
+    from django.conf import settings
+
+    game, users = started_game(3)
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    log_in(page, live_server.url, users[0].username)
+    page.goto(live_server.url + game.get_absolute_url())
+    left = page.locator("time[data-deadline]")
+    expected = page.evaluate(
+        "(lang) => new Intl.DurationFormat(lang, {style: 'narrow'}).format({hours: 23, minutes: 59})", lang
+    )
+    expect(left).to_have_text(expected)  # a day a phase: 23 hours and 59 minutes left, once counted
+    if unlike:
+        assert expected != unlike
+    context.close()

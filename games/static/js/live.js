@@ -258,12 +258,36 @@
     });
   }
 
+  // Days and hours, or hours and minutes, in the page's language ("23 t 59 min" in Danish, not "23h 59m");
+  // under an hour, minutes and seconds as a clock.
+  var LANG = document.documentElement.lang || undefined;
+  var durations = null;
+  try {
+    if (window.Intl && Intl.DurationFormat) durations = new Intl.DurationFormat(LANG, { style: "narrow" });
+  } catch (error) { durations = null; }
+  function unitText(value, unit) {
+    try {
+      return new Intl.NumberFormat(LANG, { style: "unit", unit: unit, unitDisplay: "narrow" }).format(value);
+    } catch (error) {
+      return value + unit.charAt(0);
+    }
+  }
+  function twoUnits(first, firstUnit, second, secondUnit) {
+    if (durations) {
+      var parts = {};
+      parts[firstUnit + "s"] = first;
+      parts[secondUnit + "s"] = second;
+      return durations.format(parts);
+    }
+    return unitText(first, firstUnit) + " " + unitText(second, secondUnit);
+  }
+
   function format(ms) {
     if (ms <= 0) return "0:00";
     var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600),
         m = Math.floor((s % 3600) / 60), sec = s % 60;
-    if (d > 0) return d + "d " + h + "h";
-    if (h > 0) return h + "h " + String(m).padStart(2, "0") + "m";
+    if (d > 0) return twoUnits(d, "day", h, "hour");
+    if (h > 0) return twoUnits(h, "hour", m, "minute");
     return m + ":" + String(sec).padStart(2, "0");
   }
 
