@@ -162,3 +162,23 @@ def test_the_time_left_is_counted_in_the_page_s_language(live_server, browser, l
     if unlike:
         assert expected != unlike
     context.close()
+
+
+def test_a_bots_seat_is_confirmed_once_not_for_the_whole_game(live_server, browser):
+    from games.services.games import game_create
+    from games.tests.factories import UserFactory, deck_with_cards
+
+    creator = UserFactory()
+    game = game_create(creator=creator, max_seats=3, options={"deck": deck_with_cards().pk})
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    log_in(page, live_server.url, creator.username)
+    page.goto(live_server.url + game.get_absolute_url())
+    page.get_by_role("button", name="Add a bot").click()
+    message = page.locator(".messages .message.success")
+    expect(message).to_have_text("A bot has taken a seat.")
+    page.get_by_role("button", name="Add a bot").click()  # the last seat: the game starts
+    expect(message).to_have_text("A bot has taken a seat.")
+    refresh(page, game)  # the game moves on (as the socket's word would bring it)
+    expect(message).to_have_count(0)
+    context.close()
