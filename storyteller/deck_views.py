@@ -15,7 +15,7 @@ from games.api.limits import rate_hit
 from games.services.errors import GameError
 
 from .models.cards import ALT_TEXT_MAX_LENGTH
-from .selectors import card_picture_url
+from .selectors import card_picture_url, deck_needs
 from .services import own_decks
 from .services.cards import MAX_IMAGE_BYTES
 
@@ -122,6 +122,7 @@ def deck_page(request, deck_id: int):
             "quota": _quota(cards, used, max_cards, max_bytes),
             "alt_max": ALT_TEXT_MAX_LENGTH,
             "max_mb": MAX_IMAGE_BYTES // (1024 * 1024),
+            "needs": deck_needs(deck=deck),
         },
     )
 

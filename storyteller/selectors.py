@@ -161,6 +161,21 @@ card_faces = _CardFaces()
 deck_labels = _DeckLabels()
 
 
+def deck_needs(*, deck: Deck) -> dict:
+    """What a game on ``deck`` alone needs: its cards in play now, and for each table size the cards a game of
+    that many players is dealt (``storyteller_cards_needed``) and whether the deck has them. Two queries at most."""
+    from storyteller.services.cards import storyteller_cards_needed
+
+    in_play = Card.objects.in_play().filter(deck=deck).count()
+    tables = []
+    for seats in range(engine.MIN_SEATS, engine.MAX_SEATS + 1):
+        needed = storyteller_cards_needed(seats)
+        tables.append(
+            {"seats": seats, "needed": needed, "ready": in_play >= needed, "missing": max(0, needed - in_play)}
+        )
+    return {"in_play": in_play, "tables": tables}
+
+
 def clue_media_url(*, game_id: int, media_id: int) -> str:
     """Where a clue's file is served to those who may see the game (pages' session, API's token)."""
     return reverse("storyteller:clue_media_file", args=[game_id, media_id])
