@@ -30,6 +30,13 @@ from storyteller.models import Card, ClueMedia, Deck
 from storyteller.models.cards import alt_language, alt_languages
 from storyteller.services.game import storyteller_rules
 
+# Why a finished game ended, in words (issue 39: "The game is over." said nothing of it).
+END_REASONS = {
+    "too_few": lambda: gettext("Too few players were left after resignations."),
+    "target": lambda: gettext("A player reached the target score."),
+    "cards_out": lambda: gettext("The draw pile ran out: the hands could no longer be refilled."),
+}
+
 
 def _card(card: dict | None, card_id: int) -> dict:
     if card is None:  # a card deleted from the database by hand: still playable, shown as removed
@@ -402,4 +409,5 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         }
     if state.phase == engine.Phase.FINISHED:
         view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
+        view["end_reason"] = END_REASONS[engine.end_reason(state)]()
     return view

@@ -78,3 +78,15 @@ def test_every_reason_has_its_own_words():
     assert (
         reason_text(engine.Reason(0, engine.STORYTELLER_SOME_FOUND, 3, 2)) == "storyteller: some found it, not everyone"
     )
+
+
+def test_a_finished_game_says_why_it_ended():
+    """Issue 39: an 18-card game ended after two rounds with "The game is over." and no reason."""
+    from games.tests.play import play_to_end
+
+    game, users = started_game(3)
+    game = play_to_end(game, users, random.Random(4))
+    view = view_for(game, users[0])
+    assert view["end_reason"] == "The draw pile ran out: the hands could no longer be refilled."
+    board = game_client(users[0]).get(reverse("games:board", args=[game.pk])).content.decode()
+    assert "The game is over. The draw pile ran out: the hands could no longer be refilled." in board
