@@ -6,14 +6,21 @@ the top 80% of the first screen and the page is at most 1.5 screens long; what t
 shows what a fresh load shows (the old round's reveal folded, in the same place). axe-core finds nothing with
 the WCAG 2.2 AA and best-practice rules. Screenshots: $FABULA_ARTEFACTS/screenshots/one-screen-*.png."""
 
+import random
+
 import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.services.games import game_act
-from games.tests.browser import axe_script, log_in
+from games.services.games import game_act, game_create
+from games.tests.browser import WCAG22_AA, assert_accessible, log_in
 from games.tests.browser import screenshot as artefact_screenshot
-from games.tests.factories import started_game
-from games.tests.play import view_for
+from games.tests.factories import UserFactory, deck_with_cards, started_game
+from games.tests.play import play_to_end, view_for
+from stats.services import stats_rebuild
+from storyteller.tests.own_decks import own_deck
 from storyteller.tests.test_browser_reveal import others_act
 from think_alike.tests.content import course_ids, small_content, think_alike_game
 
@@ -21,7 +28,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 SCREEN = 844
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 # What a fresh load and a page kept open must agree on: the board's parts in order, each <details> open or not.
 SHAPE = """() => [...document.querySelectorAll('#board > *, #board details')].map((e) =>
     `${e.tagName}#${e.id}.${[...e.classList].sort().join('.')}${e.tagName === 'DETAILS' && e.open ? '[open]' : ''}`)"""
@@ -41,20 +47,7 @@ def fits(page, control: str) -> tuple[float, float]:
 
 
 def assert_no_axe_violations(page):
-    script = axe_script()
-    if script is None:
-        pytest.skip("axe-core is missing (npm ci)")
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(script.read_text() + "\n;undefined")
-    page.evaluate(
-        "document.getAnimations().forEach((a) => a.effect?.getComputedTiming().endTime !== Infinity && a.finish())"
-    )
-    violations = page.evaluate(
-        """async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}})).violations.flatMap(
-            (v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} ${n.html.slice(0, 160)}`))""",
-        AXE_TAGS,
-    )
-    assert violations == [], "\n".join(violations)
+    assert_accessible(page, tags=WCAG22_AA)
 
 
 def refresh(page, game):
@@ -146,8 +139,6 @@ def test_think_alike_s_answers_fit_one_screen(live_server, browser):
 
 @pytest.mark.parametrize(("lang", "unlike"), [("en", None), ("da", "23h 59m"), ("fi", "23h 59m"), ("fr", "23h 59m")])
 def test_the_time_left_is_counted_in_the_page_s_language(live_server, browser, lang, unlike):
-    from django.conf import settings
-
     game, users = started_game(3)
     context = browser.new_context(**PHONE)
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}])
@@ -165,9 +156,6 @@ def test_the_time_left_is_counted_in_the_page_s_language(live_server, browser, l
 
 
 def test_a_bots_seat_is_confirmed_once_not_for_the_whole_game(live_server, browser):
-    from games.services.games import game_create
-    from games.tests.factories import UserFactory, deck_with_cards
-
     creator = UserFactory()
     game = game_create(creator=creator, max_seats=3, options={"deck": deck_with_cards().pk})
     context = browser.new_context(**PHONE)
@@ -181,4 +169,31 @@ def test_a_bots_seat_is_confirmed_once_not_for_the_whole_game(live_server, brows
     expect(message).to_have_text("A bot has taken a seat.")
     refresh(page, game)  # the game moves on (as the socket's word would bring it)
     expect(message).to_have_count(0)
+    context.close()
+
+
+def test_the_lobby_the_profile_and_the_deck_pages_meet_wcag_2_2_aa(live_server, browser, settings, tmp_path):
+    """axe-core's WCAG 2.2 AA and best-practice rules find nothing on a phone: the empty lobby (with its "Play now
+    with bots"), a player's page after a finished game, the profile's settings, the deck list and a deck."""
+    settings.MEDIA_ROOT = tmp_path
+    game, users = started_game(3)
+    play_to_end(game, users, random.Random(2))
+    stats_rebuild(now=timezone.now())
+    me = users[0]
+    deck = own_deck(me, cards=5)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    log_in(page, live_server.url, me.username)
+    for name, url in (
+        ("lobby", reverse("games:lobby")),
+        ("player", reverse("stats:player", args=[me.username])),
+        ("profile", reverse("accounts:profile")),
+        ("decks", reverse("decks:list")),
+        ("deck", reverse("decks:deck", args=[deck.pk])),
+    ):
+        page.goto(live_server.url + url)
+        if name == "lobby":
+            expect(page.get_by_role("button", name="Play now with bots")).to_be_visible()
+        assert_no_axe_violations(page)
+        artefact_screenshot(page, f"one-screen-axe-{name}")
     context.close()
