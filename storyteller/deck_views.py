@@ -197,6 +197,8 @@ def card_upload(request, deck_id: int):
 @require_POST
 def card_alt(request, deck_id: int, card_id: int):
     alt = request.POST.get("alt", "")
+    if request.headers.get("HX-Request") == "true":
+        return _card_alt_in_place(request, deck_id, card_id, alt)
     return _act(
         request,
         deck_id,
@@ -225,3 +227,40 @@ def card_delete(request, deck_id: int, card_id: int):
         lambda: own_decks.card_delete(user=request.user, deck_id=deck_id, card_id=card_id),
         success=_("The picture was deleted."),
     )
+
+
+def _card_alt_in_place(request, deck_id: int, card_id: int, alt: str):
+    """The words saved from the deck's page by htmx: the card alone, again, with "saved" or the refusal beside its
+    button, so that the page stays where the player is (a reload jumped to its top)."""
+    saved, error = False, ""
+    try:
+        rate_hit("actions", f"user:{request.user.pk}")
+        own_decks.card_alt_edit(
+            user=request.user, deck_id=deck_id, card_id=card_id, alt=alt, language=translation.get_language()
+        )
+        saved = True
+    except Throttled:
+        error = _("Too many requests: wait a little and try again.")
+    except GameError as refused:
+        if refused.kind == "not_found":
+            raise Http404(str(refused.message)) from None
+        error = str(refused.message)
+    deck = own_decks.deck_for_viewer(user=request.user, deck_id=deck_id)
+    shown = own_decks.deck_cards(deck=deck, user=request.user)
+    index = next((i for i, card in enumerate(shown) if card.pk == card_id), None)
+    if index is None:
+        raise Http404("no such card")
+    card = shown[index]
+    card.picture_url = card_picture_url(card)
+    context = {
+        "deck": deck,
+        "card": card,
+        "mine": deck.owner_id == request.user.pk,
+        "n": index + 1,
+        "first": index == 0,
+        "last": index == len(shown) - 1,
+        "alt_max": ALT_TEXT_MAX_LENGTH,
+        "alt_saved": saved,
+        "alt_error": error,
+    }
+    return render(request, "storyteller/decks/card.html", context)  # 200 either way: htmx swaps only those

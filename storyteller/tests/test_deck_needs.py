@@ -30,3 +30,27 @@ def test_the_deck_page_says_how_many_cards_each_table_needs(client, settings, tm
     assert "22 cards are ready to play (described)." in page
     assert "3 players: 21 cards" in page and "4 players: 24 cards" in page
     assert "2 more cards needed" in page and "14 more cards needed" in page
+
+
+def test_the_words_are_saved_in_place_by_htmx(client, settings, tmp_path):
+    """Issue 39: each "Save the words" reloaded the page and jumped to its top. Saved by htmx, the card comes back
+    alone with "saved" (or the refusal) beside its button; without htmx the page is answered as before."""
+    settings.MEDIA_ROOT = tmp_path
+    owner = UserFactory()
+    deck = own_deck(owner, cards=3)
+    card = deck.cards.order_by("position")[1]
+    client.force_login(owner)
+    page = client.get(reverse("decks:deck", args=[deck.pk])).content.decode()
+    assert f'hx-post="{reverse("decks:card_alt", args=[deck.pk, card.pk])}"' in page
+    url = reverse("decks:card_alt", args=[deck.pk, card.pk])
+    answer = client.post(url, {"alt": "A red kite over the dunes"}, headers={"HX-Request": "true"})
+    html = answer.content.decode()
+    assert answer.status_code == 200 and html.lstrip().startswith(f'<li class="deck-card" id="card-{card.pk}">')
+    assert "The words were saved." in html and "Picture 2 in words" in html and "A red kite over the dunes" in html
+    card.refresh_from_db()
+    assert card.alt_text == "A red kite over the dunes"
+    refused = client.post(url, {"alt": "   "}, headers={"HX-Request": "true"}).content.decode()
+    assert 'class="alt-status errors"' in refused
+    card.refresh_from_db()
+    assert card.alt_text == "A red kite over the dunes"  # nothing changed
+    assert client.post(url, {"alt": "Kite"}).status_code == 302  # without htmx: back to the page
