@@ -221,5 +221,8 @@ class StorytellerView(GameViewBase):
     table: list[TableCard] = Field(description="In the vote phase; `mine` marks the caller's own card(s).")
     cards_to_submit: int | None = Field(description="How many cards each player hands in: 1, or 2 with 3 players.")
     draw_pile: int = Field(default=0, description="Once started: the cards left to draw.")
+    end_reason: str | None = Field(
+        default=None, description="Once finished: why the game ended, in words in the request's language."
+    )
     you: StorytellerYou
     last_round: LastRound | None
