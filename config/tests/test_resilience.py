@@ -141,6 +141,37 @@ def test_hit_fails_open_while_redis_is_down():
     assert [backend.hit("window", timeout=30) for _ in range(3)] == [1, 1, 1]
 
 
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_hit_reading_counts_and_reads_the_other_slices_in_one_round_trip():
+    backend = ResilientRedisCache(os.environ["REDIS_URL"], {"KEY_PREFIX": f"fabula-test-hit-reading-{os.getpid()}"})
+    backend.delete_many(["now", "before", "long-ago"])
+    backend.hit("before", timeout=30)
+    backend.hit("before", timeout=30)
+    sent = []
+    client = backend.client.get_client(write=True)
+    real = client.connection_pool.get_connection
+
+    def counting(*args, **kwargs):
+        sent.append(args)
+        return real(*args, **kwargs)
+
+    client.connection_pool.get_connection = counting
+    try:
+        answers = [backend.hit_reading("now", timeout=30, others=["before", "long-ago"]) for _ in range(2)]
+    finally:
+        del client.connection_pool.get_connection
+    assert answers == [(1, [2, 0]), (2, [2, 0])]
+    assert len(sent) == 2  # one round trip each
+    backend.delete_many(["now", "before", "long-ago"])
+
+
+def test_hit_reading_fails_open_while_redis_is_down():
+    backend = ResilientRedisCache(
+        "redis://127.0.0.1:9/0", {"OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "breaker_seconds": 30}}
+    )
+    assert backend.hit_reading("now", timeout=30, others=["a", "b"]) == (1, [0, 0])
+
+
 def test_redis_replies_are_parsed_by_hiredis_in_c():
     """The lock files install hiredis, and redis-py (the cache, the rate counts, the channel layer's pub/sub)
     then parses replies with it rather than in Python."""
