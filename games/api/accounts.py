@@ -8,7 +8,7 @@ from ninja.errors import Throttled
 
 from accounts.forms import SignUpForm
 from accounts.services import TokenLimitReached, token_create
-from accounts.throttle import account_guessed, fold
+from accounts.throttle import account_guessed, address_sprayed, fold, sprayed_account, sprayed_answer
 
 from .errors import ApiError, errors
 from .limits import client_address, rate_hit_key
@@ -54,10 +54,15 @@ def tokens_create(request, response: HttpResponse, payload: TokenIn):
     response["Cache-Control"] = "no-store"  # the secret is in the body: no cache may keep it
     rate_hit_key("tokens", client_address(request))
     rate_hit_key("tokens-user", fold(payload.username))
-    wait = account_guessed(request, payload.username)  # the account's failed log-ins from every address
+    sprayed = address_sprayed(request)  # this address's failed log-ins, every account together
+    # The account's failed log-ins from every address; at a sprayed address, from this one.
+    wait = account_guessed(request, payload.username) or sprayed_account(request, payload.username, sprayed)
     if wait is not None:
         raise Throttled(wait=wait)
     user = authenticate(request, username=payload.username, password=payload.password)
+    wait = sprayed_answer(request, sprayed)
+    if wait is not None:  # a wrong password at a sprayed address: answered as a lockout
+        raise Throttled(wait=wait)
     if user is None:
         raise ApiError(401, "bad_credentials", _("That username and password do not match an account."))
     try:
