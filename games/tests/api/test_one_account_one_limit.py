@@ -211,3 +211,31 @@ class TestTokensPerAccount:
     def test_the_page_tells_the_limit_before(self, client):
         client.force_login(UserFactory())
         assert "at most 10 tokens" in client.get(reverse("accounts:tokens")).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tokens_made_at_once_stop_at_the_limit():
+    """Eight requests at once for an account that holds 5: five are made, three refused (the user row's lock)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from accounts.services import TokenLimitReached
+
+    user = UserFactory()
+    for n in range(5):
+        token_create(user=user, name=f"t{n}")
+
+    def make(n):
+        try:
+            token_create(user=user, name=f"at once {n}")
+        except TokenLimitReached:
+            return "refused"
+        finally:
+            connection.close()
+        return "made"
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(make, range(8)))
+    assert sorted(answers) == ["made"] * 5 + ["refused"] * 3
+    assert ApiToken.objects.filter(user=user).count() == TOKENS_MAX
