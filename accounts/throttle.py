@@ -80,14 +80,18 @@ def hit(request, scope: str, value: str) -> int | None:
 
 
 def throttled(scope: str, *, fields: tuple[str, ...] = ()):
-    """A view's POSTs limited per address (``<scope>-address``) and per value of each of ``fields``
-    (``<scope>-account``): past a rate it answers 429 with the page that says how long to wait."""
+    """A view's POSTs limited per address (``<scope>-address``; a signed-in user's per account too, at the same
+    rate, whatever address or session it comes from) and per value of each of ``fields`` (``<scope>-account``):
+    past a rate it answers 429 with the page that says how long to wait."""
 
     def decorator(view):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
             if request.method == "POST":
                 waits = [hit(request, f"{scope}-address", client_address(request) or "unknown")]
+                user = getattr(request, "user", None)
+                if user is not None and user.is_authenticated:  # and the account's, from every address together
+                    waits.append(hit(request, f"{scope}-address", f"user:{user.pk}"))
                 for field in fields:
                     value = fold(request.POST.get(field, ""))
                     if value:
