@@ -13,7 +13,15 @@ from django.views.decorators.http import require_http_methods
 
 from .forms import AccountDeleteForm, ApiTokenForm, ProfileForm, SignUpForm
 from .selectors import tokens_for_user
-from .services import account_delete, account_export, profile_save, token_create, token_revoke
+from .services import (
+    TOKENS_MAX,
+    TokenLimitReached,
+    account_delete,
+    account_export,
+    profile_save,
+    token_create,
+    token_revoke,
+)
 from .throttle import throttled
 
 
@@ -63,12 +71,16 @@ def tokens(request):
     form = ApiTokenForm(request.POST or None)
     secret = None
     if request.method == "POST" and form.is_valid():
-        _token, secret = token_create(user=request.user, name=form.cleaned_data["name"])
-        form = ApiTokenForm()
+        try:
+            _token, secret = token_create(user=request.user, name=form.cleaned_data["name"])
+        except TokenLimitReached as refused:
+            form.add_error(None, refused.message)
+        else:
+            form = ApiTokenForm()
     return render(
         request,
         "accounts/tokens.html",
-        {"form": form, "tokens": tokens_for_user(user=request.user), "secret": secret},
+        {"form": form, "tokens": tokens_for_user(user=request.user), "secret": secret, "tokens_max": TOKENS_MAX},
     )
 
 

@@ -7,10 +7,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
+from ninja.errors import Throttled
 
 from accounts.text import text_storable
 from games import health, kinds, signals
 
+from .api.limits import rate_hit
 from .forms import GameCreateForm
 from .models import Game
 from .pages import board_html
@@ -263,6 +265,7 @@ def open_seats(request, game_id: int):
 
 # Lazy: looked up in the language of the request that shows it, not at import.
 RESIGNED = gettext_lazy("You have resigned.")
+TOO_FAST = gettext_lazy("Too many requests: wait a little and try again.")
 
 
 @login_required
@@ -271,6 +274,10 @@ def act(request, game_id: int):
     kind = kind_of(game_id=game_id)
     if kind is None:
         raise Http404
+    try:
+        rate_hit("actions", request)  # the account's actions, counted with those it sends through the API
+    except Throttled:  # said as any refusal is (htmx swaps only a 2xx board in)
+        return _after_action(request, game_id, GameError("rate_limited", TOO_FAST, "conflict"))
     try:
         # The form's fields go through the kind's action models, as the API's JSON does.
         action = kind.action_from_post(request.POST)

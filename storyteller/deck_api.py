@@ -113,7 +113,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_create(request, payload: DeckIn):
         """A new, empty deck of your own pictures, private to you: `{"name"}` (1 to 80 characters). It answers
         the deck, `cards` its (empty) list of cards `{"id", "image", "alt"}`."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         deck = own_decks.deck_create(user=request.user, name=payload.name)
         return Status(201, deck_out(request, deck))
 
@@ -141,7 +141,7 @@ def add_deck_routes(router: Router) -> None:
     )
     def deck_rename(request, deck_id: int, payload: DeckIn):
         """`{"name"}`. Only its owner may (403 `not_owner` for a deck shared with you)."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         return deck_out(request, own_decks.deck_rename(user=request.user, deck_id=deck_id, name=payload.name))
 
     @router.delete(
@@ -150,7 +150,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_delete(request, deck_id: int):
         """The deck and its pictures. Games in progress on it finish with the built-in deck; finished games show a
         grey placeholder for its cards."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         own_decks.deck_delete(user=request.user, deck_id=deck_id)
         return Status(204, None)
 
@@ -163,7 +163,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_share(request, deck_id: int, payload: ShareIn):
         """`{"username"}`: that player may see the deck and play on it, not change it. An unknown name is 400
         `no_such_player`."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         return deck_out(request, own_decks.deck_share(user=request.user, deck_id=deck_id, username=payload.username))
 
     @router.delete(
@@ -173,7 +173,7 @@ def add_deck_routes(router: Router) -> None:
         tags=TAGS,
     )
     def deck_unshare(request, deck_id: int, username: str):
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         own_decks.deck_unshare(user=request.user, deck_id=deck_id, username=username)
         return Status(204, None)
 
@@ -194,7 +194,7 @@ def add_deck_routes(router: Router) -> None:
         its EXIF says, cropped to the card's 2:3 shape, re-encoded at card size as WebP and stripped of all its
         metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large) is 400
         `bad_media`; beyond your quota (300 cards, 100 MB) 409 `quota`."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         card = own_decks.card_upload(
             user=request.user,
             deck_id=deck_id,
@@ -214,7 +214,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_card_change(request, deck_id: int, card_id: int, payload: DeckCardChange):
         """`{"alt"}` gives the card new words (and confirms a card waiting for them), `{"move": "up"|"down"}`
         moves it one place in the deck's order."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         user = request.user
         card = None
         if payload.alt is not None:
@@ -237,6 +237,6 @@ def add_deck_routes(router: Router) -> None:
     def deck_card_delete(request, deck_id: int, card_id: int):
         """The card and its picture. A game in progress that holds it finishes with the built-in deck; a finished
         game shows a grey placeholder."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         own_decks.card_delete(user=request.user, deck_id=deck_id, card_id=card_id)
         return Status(204, None)

@@ -39,7 +39,7 @@ def _act(request, deck_id, action, *, success: str = "", status: int = 200, back
     """Run ``action()`` (a service call) and answer: JSON to the page's script, else back to the deck's page
     with a message. A deck the player may not see is 404, as the API says."""
     try:
-        rate_hit("actions", f"user:{request.user.pk}")
+        rate_hit("actions", request)
         result = action()
     except Throttled:
         error = GameError("rate_limited", _("Too many requests: wait a little and try again."), "conflict")
@@ -66,7 +66,7 @@ def deck_list(request):
     """Your decks and those shared with you; a form to make one."""
     if request.method == "POST":
         try:
-            rate_hit("actions", f"user:{request.user.pk}")
+            rate_hit("actions", request)
             deck = own_decks.deck_create(user=request.user, name=request.POST.get("name", ""))
         except (GameError, Throttled) as refused:
             messages.error(

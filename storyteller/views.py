@@ -54,7 +54,7 @@ def add_api_routes(router: Router) -> None:
         an animation included, is 400 `bad_media`, a mode the game does not allow 400 `mode_not_allowed`.
         Each seat may try 40 uploads a game, refused ones included (then 409 `too_many_media`). Then give the
         clue with `"media": <id>`."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(file))
         return Status(201, {"id": media.pk})
 
@@ -71,7 +71,7 @@ def add_api_routes(router: Router) -> None:
         player, 403 `not_a_player`. When FABULA_CARD_REPORTS_TO_HIDE players (2 by default) have reported it,
         it is hidden at once (`"hidden": true`): games show a placeholder, and it leaves hands and draw piles of
         the games in progress, until an admin keeps or removes it."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         _report, hidden = card_report(game_id=game_id, card_id=card_id, user=request.user, reason=payload.reason)
         return Status(201, {"card": str(card_id), "hidden": hidden})
 
@@ -87,7 +87,7 @@ def card_report_page(request, game_id: int):
     back to the game with a message saying so; refused, the same with the refusal's words."""
     card = request.POST.get("card", "")
     try:
-        rate_hit("actions", f"user:{request.user.pk}")
+        rate_hit("actions", request)
         _report, hidden = card_report(
             game_id=game_id,
             card_id=int(card) if card.isdigit() and len(card) < 19 else None,
@@ -111,7 +111,7 @@ def card_report_page(request, game_id: int):
 def clue_media_create_page(request, game_id: int):
     """The pages' upload (session and CSRF token): the same as the API's, answered in its JSON format."""
     try:
-        rate_hit("actions", f"user:{request.user.pk}")
+        rate_hit("actions", request)
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(request.FILES.get("file")))
     except Throttled as throttled:
         response = JsonResponse(

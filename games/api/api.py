@@ -86,8 +86,8 @@ class TokenAuth(HttpBearer):
         found = token_authenticate(raw=token)
         if found is None:
             return None
-        rate_hit("requests", str(found.pk))
         request.user = found.user
+        rate_hit("requests", request)  # per account: all its tokens (and the pages' sessions) count together
         return found
 
 

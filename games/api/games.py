@@ -280,7 +280,7 @@ def games_act(request, game_id: int, payload: dict = Body(...)):
     Optional `round` guards against acting on a round that has ended meanwhile. An action the game's
     kind does not take, or with a field missing, unknown or of the wrong type, is a 400 `bad_action`.
     """
-    rate_hit("actions", str(request.auth.pk))
+    rate_hit("actions", request)
     kind = _kind_of(game_id)
     action = kind.action_parse(payload, strict=True)
     game_act(game_id=game_id, user=request.user, action=kind.action_to_engine(action), expected_round=action.round)
