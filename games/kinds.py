@@ -124,10 +124,15 @@ class GameKind:
         one of ``old``'s players)."""
         return options
 
-    def clean_options_for(self, options: dict, *, max_seats: int, creator) -> dict:
-        """``clean_options`` for a game ``creator`` creates (a kind whose options may name what is
-        theirs alone overrides it)."""
+    def clean_options_for(self, options: dict, *, max_seats: int, creator, visibility: str = "public") -> dict:
+        """``clean_options`` for a game ``creator`` creates, public or private (``visibility``: a kind whose
+        options may name what is theirs alone, or not for everyone to see, overrides it)."""
         return self.clean_options(options, max_seats=max_seats)
+
+    def rematch_visibility(self, options: dict, *, old: Game, creator) -> str:
+        """A rematch's visibility, given its options (``rematch_options``') and its creator: the old game's (a
+        kind whose options may not be played in public by that creator overrides it)."""
+        return old.visibility
 
     def new_state(self, *, game: Game, seats: int, rng: random.Random, now: datetime) -> Any:
         """The engine's first state of a game that starts with ``seats`` players."""

@@ -72,7 +72,7 @@ def game_create(
         raise GameError("bad_deadline", _("An asynchronous phase lasts from one hour to three days."), "invalid")
     if not isinstance(options, (dict, type(None))):
         raise GameError("bad_options", _("Game options must be an object."), "invalid")
-    options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator)
+    options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator, visibility=visibility)
     with transaction.atomic():
         game = Game.objects.create(
             kind=spec.slug,
@@ -390,14 +390,16 @@ def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
                     closed = _("The rematch is already full or under way.")
                     raise GameError("rematch_closed", closed, "conflict") from None
             return rematch
+        spec = kind_get(old.kind)
+        options = spec.rematch_options(dict(old.options), old=old)
         game = game_create(
             creator=user,
             kind=old.kind,
             max_seats=old.max_seats,
             pace=old.pace,
             phase_seconds=old.phase_seconds,
-            visibility=old.visibility,
-            options=kind_get(old.kind).rematch_options(dict(old.options), old=old),
+            visibility=spec.rematch_visibility(options, old=old, creator=user),
+            options=options,
         )
         others = [seat.user for seat in seats if seat.user_id != user.pk and seat.user.deleted_at is None]
         held = [other for other in others if not other.is_bot and other.is_active]

@@ -33,14 +33,18 @@ DEFAULT_CLUE_MODES = ["words"]
 LANGS = ("en", "da", "sv", "nb", "fi", "fr")
 
 
-def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) -> dict:
+def storyteller_options_clean(
+    options: dict, *, max_seats: int, creator=None, visibility: str = Game.Visibility.PUBLIC
+) -> dict:
     """A new game's options, checked: ``deck`` (a deck's id: a site's deck, or a player's deck
     ``creator`` may use; default: the illustrated deck), ``own_cards_only`` (a player's deck only, never
     topped up from the site's deck; default false) and the house rules: ``target_score`` (also end at
     this score, 5 to 100), ``hand_size`` (4 to 8 cards; default 6, 7 with 3 players), ``clue_modes``
     (how a clue may be given: a non-empty subset of words, drawing, sound; default words), ``chat``
     (the table talks; default on) and ``lang`` (the game's language, one of ``LANGS``: its bots
-    speak it and read the cards in it; default the creator's, the request's language)."""
+    speak it and read the cards in it; default the creator's, the request's language). A public game
+    (``visibility``) on a player's deck not the creator's own is 409 ``deck_private`` unless its owner made
+    the deck public."""
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
@@ -76,23 +80,42 @@ def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) ->
     elif not _is_int(deck):
         raise GameError("bad_options", NO_SUCH_DECK, "invalid")
     # Enough cards for the house rule's hand, or the usual one, at every seat.
-    # A rematch (``rematch_of``: set by the kind, never by a client) goes on with the old game's deck.
-    rematch_of = options.get("rematch_of")
-    played = (
-        deck is not None
-        and _is_int(rematch_of)
-        and Game.objects.filter(pk=rematch_of, seats__user_id=getattr(creator, "pk", None), options__deck=deck).exists()
-    )
     choice = deck_choice_for_new_game(
         deck_id=deck,
         creator=creator,
         seats=max_seats,
         hand_size=cleaned.get("hand_size"),
         own_cards_only=own_only,
-        table_deck=played,
+        table_deck=_table_deck(deck, rematch_of=options.get("rematch_of"), creator=creator),
+        public=visibility == Game.Visibility.PUBLIC,
     )
     cleaned.update(choice.options())
     return cleaned
+
+
+def _table_deck(deck: int | None, *, rematch_of, creator) -> bool:
+    """Whether a rematch (``rematch_of``: set by the kind, never by a client) goes on with the old game's deck:
+    ``creator`` played that game on it, and whoever chose the deck for it (its creator) may still use it. A
+    deck its owner stopped sharing with them deals no more games to their table (nor its newer cards)."""
+    if deck is None or not _is_int(rematch_of):
+        return False
+    old = Game.objects.filter(pk=rematch_of, seats__user_id=getattr(creator, "pk", None), options__deck=deck).first()
+    return old is not None and Deck.objects.usable_by(old.creator_id).filter(pk=deck).exists()
+
+
+def rematch_visibility(options: dict, *, old: Game, creator) -> str:
+    """A rematch's visibility: the old game's, but private where ``creator`` may not make a public game on its
+    deck (another player's private deck): its table is held for it all the same, and nobody else sees it."""
+    deck_id = options.get("deck")
+    deck = Deck.objects.filter(pk=deck_id, owner__isnull=False).first() if _is_int(deck_id) else None
+    if (
+        old.visibility == Game.Visibility.PUBLIC
+        and deck is not None
+        and deck.owner_id != getattr(creator, "pk", None)
+        and not deck.is_public
+    ):
+        return Game.Visibility.PRIVATE
+    return old.visibility
 
 
 def clue_modes_clean(modes) -> list[str]:
