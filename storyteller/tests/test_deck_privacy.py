@@ -22,24 +22,9 @@ from storyteller.models import Card, CardDeal, Deck
 from storyteller.selectors import card_picture_url
 
 from .own_decks import own_deck
-from .test_own_decks import photo
+from .test_own_decks import media_root, own_rate_counts, photo  # noqa: F401 (autouse fixtures: media, rates)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def media_root(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-
-
-@pytest.fixture(autouse=True)
-def own_rate_counts(settings):
-    import uuid
-
-    settings.CACHES = {
-        **settings.CACHES,
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex},
-    }
 
 
 @pytest.fixture(autouse=True)
