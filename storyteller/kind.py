@@ -85,11 +85,11 @@ class StorytellerKind(GameKind):
         # A rematch is played on the old game's deck, whoever presses it: a player's deck goes on with its table.
         return {**options, "rematch_of": old.pk}
 
-    def rematch_visibility(self, options, *, old, creator):
-        # Another player's private deck: the presser may not make a public game on it, so the rematch is private.
-        from .services.game import rematch_visibility
+    def visibility_for(self, options, *, visibility, creator_id):
+        # Another player's private deck: only its owner makes a public game on it (a rematch, a handed-on game).
+        from .services.game import storyteller_visibility_for
 
-        return rematch_visibility(options, old=old, creator=creator)
+        return storyteller_visibility_for(options, visibility=visibility, creator_id=creator_id)
 
     def options_form_for(self, data=None, *, lang, user, initial=None):
         from .forms import StorytellerOptionsForm

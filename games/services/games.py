@@ -134,6 +134,7 @@ def game_join(
                 )
         except IntegrityError:
             raise GameError("already_joined", _("You are already in this game.")) from None
+        listed = game.visibility == Game.Visibility.PUBLIC  # the lobby hears of it, even if it goes private now
         if released and not user.is_bot:  # a creator whose seat was held went with the rest: it goes to one seated
             fields += _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=None)
         if mine is not None:  # the held seat is taken: it holds no more
@@ -148,7 +149,7 @@ def game_join(
             _start(game, now=now)  # "the game started" tells everyone, the joiner included
         else:
             signals.player_joined.send(sender=Game, game=game, user=user, seats=seats, now=now)
-        events.game_changed(game=game, user_ids=user_ids, lobby=game.visibility == Game.Visibility.PUBLIC)
+        events.game_changed(game=game, user_ids=user_ids, lobby=listed)
     return game
 
 
@@ -196,10 +197,11 @@ def game_decline(*, game_id, user, now: datetime | None = None) -> Game:
             game.holds_until_at = None
             fields.append("holds_until_at")
         # A player whose seat was held may have become its creator (the presser left): the part goes on.
+        listed = game.visibility == Game.Visibility.PUBLIC
         fields += _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=user.pk)
         game.version += 1
         game.save(update_fields=fields)
-        events.game_changed(game=game, user_ids=[*seated, user.pk], lobby=game.visibility == Game.Visibility.PUBLIC)
+        events.game_changed(game=game, user_ids=[*seated, user.pk], lobby=listed)
     return game
 
 
@@ -227,15 +229,12 @@ def _holds_open_now(game: Game) -> None:
     """Under the game's lock: the held seats open as the rematch's visibility says, and everyone concerned (the
     seated, those whose seat was held, the lobby for a public game) hears of the new version."""
     released = _holds_release(game)
+    listed = game.visibility == Game.Visibility.PUBLIC
     # A creator whose seat was held (the presser left) and who has not taken it: the part goes to one seated.
     changed = _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=None)
     game.version += 1
     game.save(update_fields=["holds_until_at", "version", *changed])
-    events.game_changed(
-        game=game,
-        user_ids=[*game.seats.values_list("user_id", flat=True), *released],
-        lobby=game.visibility == Game.Visibility.PUBLIC,
-    )
+    events.game_changed(game=game, user_ids=[*game.seats.values_list("user_id", flat=True), *released], lobby=listed)
 
 
 def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
@@ -268,14 +267,11 @@ def game_leave(*, game_id, user) -> Game:
         Seat.objects.filter(pk__in=[seat.pk for seat in rest]).update(position=F("position") + 100)
         for position, seat in enumerate(rest):
             Seat.objects.filter(pk=seat.pk).update(position=position)
+        was_public = game.visibility == Game.Visibility.PUBLIC
         fields = ["version", *_creator_hand_on(game, seats=rest, leaving=user.pk)]
         game.version += 1
         game.save(update_fields=fields)
-        events.game_changed(
-            game=game,
-            user_ids=[*(s.user_id for s in seats), *_holders(game)],
-            lobby=game.visibility == Game.Visibility.PUBLIC,
-        )
+        events.game_changed(game=game, user_ids=[*(s.user_id for s in seats), *_holders(game)], lobby=was_public)
     return game
 
 
@@ -309,7 +305,13 @@ def _creator_hand_on(game: Game, *, seats: list[Seat], leaving: int | None) -> l
         table = table[after:] + table[:after]
         order = [user for user in table if user in people] + [user for user in table if user in held] + order
     game.creator_id = order[0]
-    return ["creator"]
+    changed = ["creator"]
+    # What the new creator may not play in public (another player's private deck) goes private.
+    visibility = game.game_kind.visibility_for(game.options or {}, visibility=game.visibility, creator_id=order[0])
+    if visibility != game.visibility:
+        game.visibility = visibility
+        changed.append("visibility")
+    return changed
 
 
 def game_start(*, game_id, user) -> Game:
@@ -445,7 +447,7 @@ def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
             max_seats=old.max_seats,
             pace=old.pace,
             phase_seconds=old.phase_seconds,
-            visibility=spec.rematch_visibility(options, old=old, creator=user),
+            visibility=spec.visibility_for(options, visibility=old.visibility, creator_id=user.pk),
             options=options,
         )
         others = [seat.user for seat in seats if seat.user_id != user.pk and seat.user.deleted_at is None]

@@ -103,19 +103,18 @@ def _table_deck(deck: int | None, *, rematch_of, creator) -> bool:
     return old is not None and Deck.objects.usable_by(old.creator_id).filter(pk=deck).exists()
 
 
-def rematch_visibility(options: dict, *, old: Game, creator) -> str:
-    """A rematch's visibility: the old game's, but private where ``creator`` may not make a public game on its
-    deck (another player's private deck): its table is held for it all the same, and nobody else sees it."""
+def storyteller_visibility_for(options: dict, *, visibility: str, creator_id: int | None) -> str:
+    """The visibility a game of ``options`` may keep with ``creator_id`` its creator (a rematch's presser, or
+    whoever the part was handed to): ``visibility``, but private on another player's private deck, where only
+    its owner may make a public game (a client asking for one is refused instead: ``deck_private``). The
+    table's seats are held all the same; nobody else is let in to see the cards."""
     deck_id = options.get("deck")
-    deck = Deck.objects.filter(pk=deck_id, owner__isnull=False).first() if _is_int(deck_id) else None
-    if (
-        old.visibility == Game.Visibility.PUBLIC
-        and deck is not None
-        and deck.owner_id != getattr(creator, "pk", None)
-        and not deck.is_public
-    ):
+    if visibility != Game.Visibility.PUBLIC or not _is_int(deck_id):
+        return visibility
+    deck = Deck.objects.filter(pk=deck_id, owner__isnull=False).only("owner", "is_public").first()
+    if deck is not None and deck.owner_id != creator_id and not deck.is_public:
         return Game.Visibility.PRIVATE
-    return old.visibility
+    return visibility
 
 
 def clue_modes_clean(modes) -> list[str]:

@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import token_create
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatHold
 from games.services.errors import GameError
-from games.services.games import game_create, game_join, game_rematch
+from games.services.games import game_create, game_join, game_leave, game_rematch
 from games.tests.api.conftest import API, ApiClient, error_of
 from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.play import play_step
@@ -331,3 +331,27 @@ def test_an_unshared_table_deals_no_more_games_from_the_deck():
             game_rematch(game_id=game.pk, user=presser)
         assert refused.value.code == "not_found"
     assert Game.objects.filter(pk=game.pk, rematch__isnull=True).exists()
+
+
+def test_the_owners_public_rematch_handed_on_to_another_player_goes_private():
+    owner, other, third = UserFactory.create_batch(3)
+    deck = own_deck(owner, 30)
+    game, _ = finished(owner, deck, visibility=Game.Visibility.PUBLIC, others=[other, third])
+    rematch = game_rematch(game_id=game.pk, user=owner)
+    assert rematch.visibility == Game.Visibility.PUBLIC
+    game_leave(game_id=rematch.pk, user=owner)
+    rematch.refresh_from_db()
+    assert rematch.status == Game.Status.OPEN and rematch.creator_id == other.pk
+    assert rematch.visibility == Game.Visibility.PRIVATE  # not the new creator's deck to show the world
+    assert SeatHold.objects.filter(game=rematch, declined_at__isnull=True).count() == 2
+
+
+def test_a_public_deck_keeps_a_handed_on_game_public():
+    owner, other = UserFactory.create_batch(2)
+    deck = own_deck(owner, 30, shared_with=[other])
+    Deck.objects.filter(pk=deck.pk).update(is_public=True)
+    game = game_create(creator=owner, max_seats=3, options={"deck": deck.pk}, visibility=Game.Visibility.PUBLIC)
+    game_join(game_id=game.pk, user=other)
+    game_leave(game_id=game.pk, user=owner)
+    game.refresh_from_db()
+    assert game.creator_id == other.pk and game.visibility == Game.Visibility.PUBLIC
