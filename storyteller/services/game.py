@@ -145,13 +145,37 @@ def _is_int(value) -> bool:
 
 
 def storyteller_new_state(*, game: Game, seats: int, rng) -> engine.State:
-    """Deal a game from the deck its options name (chosen when it was created)."""
+    """Deal a game from the deck its options name (chosen when it was created), if its table may still be dealt
+    from it (``_table_may_deal``)."""
+    _table_may_deal(game, seats=seats)
     card_ids = storyteller_deal_cards(options=game.options, seats=seats, rng=rng)
     options = engine.Options(target_score=game.options.get("target_score"), hand_size=game.options.get("hand_size"))
     try:
         return engine.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
     except RuleError as error:
         raise from_rule_error(error, kinds.get(game.kind)) from None
+
+
+def _table_may_deal(game: Game, *, seats: int) -> None:
+    """At the start: a player's deck deals a game only to a table where its owner, or a player it is shared with
+    now, sits. A table that lost that since the game was made (its owner stopped sharing the deck with the
+    player who chose it, and nobody else at it may use it) is dealt from the site's deck instead, and the game's
+    options say so: cards uploaded since never reach a player the deck is no longer shared with (issue 37)."""
+    options = game.options or {}
+    deck_id = options.get("deck")
+    if not _is_int(deck_id):
+        return
+    deck = Deck.objects.filter(pk=deck_id, owner__isnull=False, removed_at__isnull=True).first()
+    if deck is None:
+        return
+    seated = list(game.seats.values_list("user_id", flat=True))
+    if deck.owner_id in seated or deck.shared_with.filter(pk__in=seated).exists():
+        return
+    site = Deck.objects.builtin().filter(pk=options.get("top_up")).first() if _is_int(options.get("top_up")) else None
+    if site is None:
+        site = deck_for_new_game(deck=None, seats=seats, hand_size=options.get("hand_size"))
+    kept = {key: value for key, value in options.items() if key not in ("deck", "own_cards_only", "top_up")}
+    game.options = {**kept, "deck": site.pk}
 
 
 def storyteller_deal_cards(*, options: dict, seats: int, rng) -> list[int]:

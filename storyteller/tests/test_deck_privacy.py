@@ -17,7 +17,7 @@ from games.services.errors import GameError
 from games.services.games import game_create, game_join, game_leave, game_rematch
 from games.tests.api.conftest import API, ApiClient, error_of
 from games.tests.factories import UserFactory, deck_with_cards
-from games.tests.play import play_step
+from games.tests.play import play_step, view_for
 from storyteller.models import Card, CardDeal, Deck
 from storyteller.selectors import card_picture_url
 
@@ -355,3 +355,43 @@ def test_a_public_deck_keeps_a_handed_on_game_public():
     game_leave(game_id=game.pk, user=owner)
     game.refresh_from_db()
     assert game.creator_id == other.pk and game.visibility == Game.Visibility.PUBLIC
+
+
+def test_a_game_waiting_when_its_chooser_was_unshared_is_dealt_from_the_sites_deck(dream):
+    owner, sharer = Viewer(), Viewer()
+    deck = own_deck(owner.user, 30, shared_with=[sharer.user])
+    waiting = game_create(
+        creator=sharer.user, max_seats=3, visibility=Game.Visibility.PRIVATE, options={"deck": deck.pk}
+    )
+    owner.api.delete(f"/decks/{deck.pk}/shares/{sharer.user.username}")
+    later = owner_upload(owner, deck)
+    for user in UserFactory.create_batch(2):
+        game_join(game_id=waiting.pk, user=user, invite_code=waiting.invite_code)
+    waiting.refresh_from_db()
+    assert waiting.status == Game.Status.ACTIVE
+    assert waiting.options["deck"] == dream.pk and "own_cards_only" not in waiting.options
+    dealt = set(CardDeal.objects.filter(game=waiting).values_list("card__deck", flat=True))
+    assert dealt == {dream.pk}  # nothing of the owner's deck, the card uploaded since least of all
+    assert not sharer.sees(later)
+    assert view_for(waiting, sharer.user)["deck"]["id"] == dream.pk
+
+
+def test_a_game_with_the_owner_or_a_sharer_seated_is_dealt_from_the_deck(dream):
+    owner, sharer = UserFactory.create_batch(2)
+    deck = own_deck(owner, 30, shared_with=[sharer])
+    game, _ = started(sharer, deck)  # shared with the chooser still
+    assert set(CardDeal.objects.filter(game=game).values_list("card__deck", flat=True)) == {deck.pk}
+    unshared_but_owner_seated = own_deck(owner, 30, shared_with=[sharer])
+    waiting = game_create(
+        creator=sharer,
+        max_seats=3,
+        options={"deck": unshared_but_owner_seated.pk, "own_cards_only": True},
+        visibility=Game.Visibility.PRIVATE,
+    )
+    unshared_but_owner_seated.shared_with.remove(sharer)
+    game_join(game_id=waiting.pk, user=owner, invite_code=waiting.invite_code)
+    game_join(game_id=waiting.pk, user=UserFactory(), invite_code=waiting.invite_code)
+    waiting.refresh_from_db()
+    assert waiting.options["deck"] == unshared_but_owner_seated.pk
+    dealt = set(CardDeal.objects.filter(game=waiting).values_list("card__deck", flat=True))
+    assert dealt == {unshared_but_owner_seated.pk}
