@@ -53,8 +53,10 @@ class StorytellerCreateIn(Request):
         default=None,
         description="Storyteller: the card deck's id: one of the site's, or one of your decks or a deck shared with "
         "you (`GET /api/v1/decks`). Default: the site's illustrated deck. A deck you may not use, or none, is 404 "
-        "`not_found`; a deck with too few cards for the seats 409 `deck_too_small`. A player's deck smaller than "
-        "the site's is topped up with the site's cards, unless `own_cards_only`.",
+        "`not_found`; a deck with too few cards for the seats 409 `deck_too_small`; a public game on another "
+        'player\'s deck that its owner has not made public (`"public"` in `GET /api/v1/decks`) 409 '
+        "`deck_private`. A player's deck smaller than the site's is topped up with the site's cards, unless "
+        "`own_cards_only`.",
     )
     own_cards_only: bool | None = Field(
         default=None,

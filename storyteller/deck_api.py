@@ -45,6 +45,12 @@ class DeckOut(Answer):
         description="True: another player's deck, shared with you (you may play on it, not change it)."
     )
     shared_with: list[str] = Field(description="Usernames the deck is shared with (for its owner; empty for others).")
+    public: bool = Field(
+        False,
+        description="Made public by its owner: the players it is shared with may make public games on it (else "
+        "409 `deck_private`), and whoever watches such a game sees the cards dealt in it. Its pictures are never "
+        "listed to anyone else.",
+    )
 
 
 class Quota(Answer):
@@ -61,6 +67,11 @@ class DeckList(Answer):
 
 class DeckIn(Request):
     name: str = Field(min_length=1, max_length=80)
+
+
+class DeckChange(Request):
+    name: str | None = Field(None, min_length=1, max_length=80, description="A new name.")
+    public: bool | None = Field(None, description="Make the deck public (true) or private again (false).")
 
 
 class DeckCardChange(Request):
@@ -95,6 +106,7 @@ def deck_out(request, deck: Deck) -> dict:
         "owner": deck.owner.username if deck.owner_id else "",
         "shared": not mine,
         "shared_with": sorted(other.username for other in deck.shared_with.all()) if mine else [],
+        "public": deck.is_public,
     }
 
 
@@ -135,14 +147,17 @@ def add_deck_routes(router: Router) -> None:
 
     @router.patch(
         "/decks/{id:deck_id}",
-        summary="Rename a deck",
+        summary="Rename a deck, or make it public or private",
         response={200: DeckOut, **errors(400, 401, 403, 404, 429)},
         tags=TAGS,
     )
-    def deck_rename(request, deck_id: int, payload: DeckIn):
-        """`{"name"}`. Only its owner may (403 `not_owner` for a deck shared with you)."""
+    def deck_rename(request, deck_id: int, payload: DeckChange):  # its operationId from before the switch
+        """`{"name"}` renames it, `{"public": true|false}` makes it public or private again (a new deck is
+        private), or both. Only its owner may (403 `not_owner` for a deck shared with you)."""
         rate_hit("actions", request)
-        return deck_out(request, own_decks.deck_rename(user=request.user, deck_id=deck_id, name=payload.name))
+        return deck_out(
+            request, own_decks.deck_change(user=request.user, deck_id=deck_id, name=payload.name, public=payload.public)
+        )
 
     @router.delete(
         "/decks/{id:deck_id}", summary="Delete a deck", response={204: None, **errors(401, 403, 404, 429)}, tags=TAGS

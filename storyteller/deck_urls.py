@@ -11,6 +11,7 @@ urlpatterns = [
     path("<id:deck_id>/", views.deck_page, name="deck"),
     path("<id:deck_id>/rename/", views.deck_rename, name="rename"),
     path("<id:deck_id>/delete/", views.deck_delete, name="delete"),
+    path("<id:deck_id>/public/", views.deck_public, name="public"),
     path("<id:deck_id>/share/", views.deck_share, name="share"),
     path("<id:deck_id>/unshare/", views.deck_unshare, name="unshare"),
     path("<id:deck_id>/cards/", views.card_upload, name="card_upload"),

@@ -135,6 +135,19 @@ def deck_rename(request, deck_id: int):
 
 @login_required
 @require_POST
+def deck_public(request, deck_id: int):
+    """The owner makes the deck public (``public=1``) or private again (``public=0``)."""
+    public = {"1": True, "0": False}.get(request.POST.get("public", ""), request.POST.get("public"))
+    return _act(
+        request,
+        deck_id,
+        lambda: own_decks.deck_set_public(user=request.user, deck_id=deck_id, public=public),
+        success=_("The deck is public now.") if public is True else _("The deck is private now."),
+    )
+
+
+@login_required
+@require_POST
 def deck_delete(request, deck_id: int):
     return _act(
         request,

@@ -76,14 +76,20 @@ class StorytellerKind(GameKind):
 
         return storyteller_options_clean(options, max_seats=max_seats)
 
-    def clean_options_for(self, options, *, max_seats, creator):
+    def clean_options_for(self, options, *, max_seats, creator, visibility="public"):
         from .services.game import storyteller_options_clean
 
-        return storyteller_options_clean(options, max_seats=max_seats, creator=creator)
+        return storyteller_options_clean(options, max_seats=max_seats, creator=creator, visibility=visibility)
 
     def rematch_options(self, options, *, old):
         # A rematch is played on the old game's deck, whoever presses it: a player's deck goes on with its table.
         return {**options, "rematch_of": old.pk}
+
+    def visibility_for(self, options, *, visibility, creator_id):
+        # Another player's private deck: only its owner makes a public game on it (a rematch, a handed-on game).
+        from .services.game import storyteller_visibility_for
+
+        return storyteller_visibility_for(options, visibility=visibility, creator_id=creator_id)
 
     def options_form_for(self, data=None, *, lang, user, initial=None):
         from .forms import StorytellerOptionsForm

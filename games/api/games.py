@@ -196,7 +196,11 @@ def games_join(request, game_id: int, payload: JoinIn = Body(default_factory=Joi
 
 @router.post(GAME + "/leave", summary="Leave a game", response={200: LeaveOut, **errors(401, 403, 404, 409, 429)})
 def games_leave(request, game_id: int):
-    """Give up your seat in a game that has not started (in a started game, resign instead)."""
+    """Give up your seat in a game that has not started (in a started game, resign instead).
+
+    The creator who leaves hands the game on: a rematch to the next player of the old table (one seated first,
+    else one whose seat is held; the held seats stay held), any other game to the first person seated. It is
+    cancelled (`status`) only when nobody is left to play it."""
     game = game_leave(game_id=game_id, user=request.user)
     return {"id": game.pk, "status": game.status}
 

@@ -72,7 +72,7 @@ def game_create(
         raise GameError("bad_deadline", _("An asynchronous phase lasts from one hour to three days."), "invalid")
     if not isinstance(options, (dict, type(None))):
         raise GameError("bad_options", _("Game options must be an object."), "invalid")
-    options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator)
+    options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator, visibility=visibility)
     with transaction.atomic():
         game = Game.objects.create(
             kind=spec.slug,
@@ -104,7 +104,8 @@ def game_join(
         if any(seat.user_id == user.pk for seat in seats):
             raise GameError("already_joined", _("You are already in this game."))
         fields = ["version"]
-        if _holds_due(game, now):  # ended, and beat has not been by yet: they are gone all the same
+        released = _holds_due(game, now)
+        if released:  # ended, and beat has not been by yet: they are gone all the same
             _holds_release(game)
             fields.append("holds_until_at")
         holds = list(SeatHold.objects.filter(game=game))
@@ -133,6 +134,9 @@ def game_join(
                 )
         except IntegrityError:
             raise GameError("already_joined", _("You are already in this game.")) from None
+        listed = game.visibility == Game.Visibility.PUBLIC  # the lobby hears of it, even if it goes private now
+        if released and not user.is_bot:  # a creator whose seat was held went with the rest: it goes to one seated
+            fields += _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=None)
         if mine is not None:  # the held seat is taken: it holds no more
             mine.delete()
             if len(held) == 1:
@@ -145,7 +149,7 @@ def game_join(
             _start(game, now=now)  # "the game started" tells everyone, the joiner included
         else:
             signals.player_joined.send(sender=Game, game=game, user=user, seats=seats, now=now)
-        events.game_changed(game=game, user_ids=user_ids, lobby=game.visibility == Game.Visibility.PUBLIC)
+        events.game_changed(game=game, user_ids=user_ids, lobby=listed)
     return game
 
 
@@ -192,9 +196,12 @@ def game_decline(*, game_id, user, now: datetime | None = None) -> Game:
         if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
             game.holds_until_at = None
             fields.append("holds_until_at")
+        # A player whose seat was held may have become its creator (the presser left): the part goes on.
+        listed = game.visibility == Game.Visibility.PUBLIC
+        fields += _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=user.pk)
         game.version += 1
         game.save(update_fields=fields)
-        events.game_changed(game=game, user_ids=[*seated, user.pk], lobby=game.visibility == Game.Visibility.PUBLIC)
+        events.game_changed(game=game, user_ids=[*seated, user.pk], lobby=listed)
     return game
 
 
@@ -211,6 +218,7 @@ def game_holds_open(*, game_id, user) -> Game:
             raise GameError("not_creator", _("Only the game's creator can open the held seats."), "forbidden")
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("This game is no longer taking players."))
+        _creator_seated(game, user)
         if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
             raise GameError("no_seats_held", _("No seat is held in this game."))
         _holds_open_now(game)
@@ -221,13 +229,12 @@ def _holds_open_now(game: Game) -> None:
     """Under the game's lock: the held seats open as the rematch's visibility says, and everyone concerned (the
     seated, those whose seat was held, the lobby for a public game) hears of the new version."""
     released = _holds_release(game)
+    listed = game.visibility == Game.Visibility.PUBLIC
+    # A creator whose seat was held (the presser left) and who has not taken it: the part goes to one seated.
+    changed = _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=None)
     game.version += 1
-    game.save(update_fields=["holds_until_at", "version"])
-    events.game_changed(
-        game=game,
-        user_ids=[*game.seats.values_list("user_id", flat=True), *released],
-        lobby=game.visibility == Game.Visibility.PUBLIC,
-    )
+    game.save(update_fields=["holds_until_at", "version", *changed])
+    events.game_changed(game=game, user_ids=[*game.seats.values_list("user_id", flat=True), *released], lobby=listed)
 
 
 def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
@@ -243,11 +250,14 @@ def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
 
 
 def game_leave(*, game_id, user) -> Game:
+    """Leave a game before it starts. The creator's part goes on (``_creator_hand_on``): a rematch's to the
+    next player of the old table, its held seats still held; the game is cancelled only when nobody is left to
+    play it (no person seated, no seat held)."""
     with transaction.atomic():
         game = game_lock(game_id=game_id)
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("You can only leave a game that has not started; resign instead."))
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if mine is None:
             raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
@@ -257,19 +267,51 @@ def game_leave(*, game_id, user) -> Game:
         Seat.objects.filter(pk__in=[seat.pk for seat in rest]).update(position=F("position") + 100)
         for position, seat in enumerate(rest):
             Seat.objects.filter(pk=seat.pk).update(position=position)
-        fields = ["version"]
-        if not rest:
-            game.status = Game.Status.CANCELLED
-            fields.append("status")
-        elif game.creator_id == user.pk:
-            game.creator_id = rest[0].user_id
-            fields.append("creator")
+        was_public = game.visibility == Game.Visibility.PUBLIC
+        fields = ["version", *_creator_hand_on(game, seats=rest, leaving=user.pk)]
         game.version += 1
         game.save(update_fields=fields)
-        events.game_changed(
-            game=game, user_ids=[s.user_id for s in seats], lobby=game.visibility == Game.Visibility.PUBLIC
-        )
+        events.game_changed(game=game, user_ids=[*(s.user_id for s in seats), *_holders(game)], lobby=was_public)
     return game
+
+
+def _holders(game: Game) -> list[int]:
+    """The users a game still holds a seat for (their "My games" shows it)."""
+    return list(SeatHold.objects.filter(game=game, declined_at__isnull=True).values_list("user_id", flat=True))
+
+
+def _creator_hand_on(game: Game, *, seats: list[Seat], leaving: int | None) -> list[str]:
+    """Under the game's lock, before the start: the seats are ``seats`` (with their users) and ``leaving`` has
+    just gone (left their seat, declined the one held for them); the seats still held are the game's holds.
+
+    Whoever is left to play keeps the game going: if the creator is gone (``leaving``, or no longer seated nor
+    held), their part goes to the next player of the old table (a rematch's; seat order after theirs, round the
+    table) who sits in the game, else to the next whose seat is held, else to the first person seated. The held
+    seats stay held. Nobody left to play it (no person seated, no seat held; bots start nothing): cancelled.
+    Returns the fields of ``game`` it changed."""
+    people = [seat.user_id for seat in seats if not seat.user.is_bot]
+    held = _holders(game)
+    if not people and not held:
+        game.status = Game.Status.CANCELLED
+        return ["status"]
+    creator = game.creator_id
+    if creator != leaving and (creator in people or creator in held):
+        return []
+    order = [*people, *held]
+    old = Game.objects.filter(rematch=game).first()
+    if old is not None:
+        table = list(old.seats.order_by("position").values_list("user_id", flat=True))
+        after = table.index(creator) + 1 if creator in table else 0
+        table = table[after:] + table[:after]
+        order = [user for user in table if user in people] + [user for user in table if user in held] + order
+    game.creator_id = order[0]
+    changed = ["creator"]
+    # What the new creator may not play in public (another player's private deck) goes private.
+    visibility = game.game_kind.visibility_for(game.options or {}, visibility=game.visibility, creator_id=order[0])
+    if visibility != game.visibility:
+        game.visibility = visibility
+        changed.append("visibility")
+    return changed
 
 
 def game_start(*, game_id, user) -> Game:
@@ -279,6 +321,7 @@ def game_start(*, game_id, user) -> Game:
             raise GameError("not_creator", _("Only the game's creator can start it."), "forbidden")
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("This game has already started."))
+        _creator_seated(game, user)
         spec = game.game_kind
         if game.seats.count() < spec.min_seats:
             raise GameError(
@@ -293,6 +336,12 @@ def game_start(*, game_id, user) -> Game:
             lobby=game.visibility == Game.Visibility.PUBLIC,
         )
     return game
+
+
+def _creator_seated(game: Game, user) -> None:
+    """A creator whose seat is held (the rematch was handed to them) takes it before they start or open seats."""
+    if not game.seats.filter(user=user).exists():
+        raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
 
 
 def _start(game: Game, *, now: datetime) -> None:
@@ -390,14 +439,16 @@ def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
                     closed = _("The rematch is already full or under way.")
                     raise GameError("rematch_closed", closed, "conflict") from None
             return rematch
+        spec = kind_get(old.kind)
+        options = spec.rematch_options(dict(old.options), old=old)
         game = game_create(
             creator=user,
             kind=old.kind,
             max_seats=old.max_seats,
             pace=old.pace,
             phase_seconds=old.phase_seconds,
-            visibility=old.visibility,
-            options=kind_get(old.kind).rematch_options(dict(old.options), old=old),
+            visibility=spec.visibility_for(options, visibility=old.visibility, creator_id=user.pk),
+            options=options,
         )
         others = [seat.user for seat in seats if seat.user_id != user.pk and seat.user.deleted_at is None]
         held = [other for other in others if not other.is_bot and other.is_active]

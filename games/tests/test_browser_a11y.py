@@ -94,6 +94,7 @@ EXCLUDED = {
     "decks:delete": "POST only (a deck's page)",
     "decks:share": "POST only (a deck's page)",
     "decks:unshare": "POST only (a deck's page)",
+    "decks:public": "POST only (a deck's page)",
     "decks:card_upload": "POST only, answers JSON to the deck page's script",
     "decks:card_alt": "POST only (a deck's page)",
     "decks:card_move": "POST only (a deck's page)",

@@ -170,6 +170,10 @@ class DeckChoice:
 
 
 NO_SUCH_DECK = _("There is no such card deck.")
+DECK_PRIVATE = _(
+    "This deck is another player's and private: only they can make a public game on it. Make the game private, "
+    "or ask them to make the deck public."
+)
 
 
 def deck_choice_for_new_game(
@@ -180,14 +184,17 @@ def deck_choice_for_new_game(
     hand_size: int | None = None,
     own_cards_only: bool = False,
     table_deck: bool = False,
+    public: bool = False,
 ) -> DeckChoice:
     """The deck ``creator`` chose for a new game of ``seats`` (None: the site's default), checked.
 
     A site's deck: as ``deck_for_new_game``. A player's deck must be one ``creator`` may use (their own, or
     shared with them), else 404 ``not_found`` as for no deck at all: another player's deck is not
     said to exist (``table_deck``: the rematch of a game ``creator`` played on it, which its table may
-    go on with). With ``own_cards_only`` it must hold the deal and one round (else 409
-    ``deck_too_small``); without, a deck smaller than the site's is topped up from the site's deck.
+    go on with). A ``public`` game on it (anyone may join and watch) is its owner's to make, or anyone's
+    who may use it once its owner made it public (``Deck.is_public``), else 409 ``deck_private``. With
+    ``own_cards_only`` it must hold the deal and one round (else 409 ``deck_too_small``); without, a deck
+    smaller than the site's is topped up from the site's deck.
     """
     if deck_id is None:
         return DeckChoice(deck=deck_for_new_game(deck=None, seats=seats, hand_size=hand_size))
@@ -199,6 +206,8 @@ def deck_choice_for_new_game(
     user_id = getattr(creator, "pk", None)
     if not table_deck and (user_id is None or not Deck.objects.usable_by(creator).filter(pk=deck.pk).exists()):
         raise GameError("not_found", NO_SUCH_DECK, "not_found")
+    if public and deck.owner_id != user_id and not deck.is_public:
+        raise GameError("deck_private", DECK_PRIVATE, "conflict")
     in_play = Card.objects.in_play().filter(deck=deck).count()
     if own_cards_only:
         needed = own_cards_needed(seats, hand_size)

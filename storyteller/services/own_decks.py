@@ -151,6 +151,33 @@ def deck_rename(*, user, deck_id, name) -> Deck:
     return deck
 
 
+def deck_change(*, user, deck_id, name=None, public=None) -> Deck:
+    """Rename ``user``'s deck (``name``), make it public or private (``public``), or both, in one transaction:
+    a refusal of either changes nothing. Neither given: 400 ``bad_request``."""
+    if name is None and public is None:
+        raise _bad("bad_request", _("Give the deck a new name, or say whether it is public."))
+    with transaction.atomic():
+        if name is not None:
+            deck = deck_rename(user=user, deck_id=deck_id, name=name)
+        if public is not None:
+            deck = deck_set_public(user=user, deck_id=deck_id, public=public)
+    return deck
+
+
+def deck_set_public(*, user, deck_id, public) -> Deck:
+    """Make ``user``'s deck public (``public``: the players it is shared with may make public games on it, and
+    whoever watches one sees its cards) or private again (the default: public games on it made by others show
+    their spectators no picture of it from then on). ``public`` must be a boolean (400 ``bad_request``)."""
+    if not isinstance(public, bool):
+        raise _bad("bad_request", _("A deck is public or not: say true or false."))
+    with transaction.atomic():
+        deck = deck_for_owner(user=user, deck_id=deck_id, lock=True)
+        if deck.is_public != public:
+            deck.is_public = public
+            deck.save(update_fields=["is_public"])
+    return deck
+
+
 def deck_share(*, user, deck_id, username) -> Deck:
     """Let the player named ``username`` see ``user``'s deck and play on it. An unknown name is
     ``no_such_player`` (400); sharing with oneself is refused."""

@@ -271,7 +271,8 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
         body=models.DeckCardChange(move=models.DeckCardChangeMoveType0.UP),
     )
     assert changed.parsed.id == pictures[1]
-    assert decks(host, "deck_rename", deck_id=own.id, body=models.DeckIn(name="Renamed")).parsed.name == "Renamed"
+    assert decks(host, "deck_rename", deck_id=own.id, body=models.DeckChange(name="Renamed")).parsed.name == "Renamed"
+    assert decks(host, "deck_rename", deck_id=own.id, body=models.DeckChange(public=True)).parsed.public is True
     shared = decks(host, "deck_share", deck_id=own.id, body=models.ShareIn(username=guest.username)).parsed
     assert shared.shared_with == [guest.username]
     seen = decks(guest, "deck_list").parsed
