@@ -31,6 +31,7 @@ from .models import QueuedTask
 
 log = logging.getLogger(__name__)
 
+ONE_RETRY_AT_ONCE = {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0}
 BROKER = Breaker("broker", seconds=settings.FABULA_OUTBOX_BREAKER_SECONDS)
 
 
@@ -54,8 +55,9 @@ def _send(task, kwargs: dict, eta: datetime | None) -> bool:
 
     def publish() -> bool:
         try:
-            # No retries: one refused connection is enough to know; the row waits for the sweep.
-            task.apply_async(kwargs=kwargs, eta=eta, retry=False)
+            # One retry at once (a pooled connection Redis dropped when it restarted fails once), no waiting:
+            # a broker that refuses is down, and the row waits for the sweep.
+            task.apply_async(kwargs=kwargs, eta=eta, retry=True, retry_policy=ONE_RETRY_AT_ONCE)
         except BrokerUnreachable as error:  # kombu's: the connection or the publish failed
             raise ConnectionError(str(error)) from error
         return True

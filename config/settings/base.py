@@ -348,8 +348,14 @@ if CELERY_BROKER_URL == "fabulafs://":
     for _folder in ("celery-queue", "celery-processed", "celery-control"):
         (VAR_DIR / _folder).mkdir(exist_ok=True)
 else:
-    # Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
+        # A send whose connection is refused fails at once (kombu's default tries again for some 6 s): a task
+        # queued after a commit then waits in its row for the sweep (outbox.services), and the request that
+        # queued it does not wait. A worker's own connection keeps Celery's retries (broker_connection_*).
+        "max_retries": 0,
+    }
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
