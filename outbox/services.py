@@ -23,7 +23,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerUnreachable
+from kombu.exceptions import ChannelError, OperationalError
 
 from config.resilience import Breaker
 
@@ -58,7 +58,7 @@ def _send(task, kwargs: dict, eta: datetime | None) -> bool:
             # One retry at once (a pooled connection Redis dropped when it restarted fails once), no waiting:
             # a broker that refuses is down, and the row waits for the sweep.
             task.apply_async(kwargs=kwargs, eta=eta, retry=True, retry_policy=ONE_RETRY_AT_ONCE)
-        except BrokerUnreachable as error:  # kombu's: the connection or the publish failed
+        except (OperationalError, ChannelError) as error:  # kombu's: no connection (Redis), no folder (fabulafs)
             raise ConnectionError(str(error)) from error
         return True
 
@@ -74,7 +74,8 @@ def outbox_sweep(*, now: datetime, grace: timedelta | None = None, limit: int = 
     first; returns how many went. Stops at the first the broker does not take: the next sweep tries again.
 
     The rows are taken with SKIP LOCKED (PostgreSQL): workers sweeping at once share them, and a row goes out
-    once. A row naming a task nobody registers (a task renamed by an update) is logged and dropped.
+    once. A row naming a task nobody registers (a task renamed by an update), or one that cannot be sent for
+    another reason than the broker (arguments that do not encode), is logged and dropped.
     """
     grace = timedelta(seconds=settings.FABULA_OUTBOX_GRACE_SECONDS) if grace is None else grace
     due = QueuedTask.objects.filter(created_at__lte=now - grace)
@@ -89,8 +90,14 @@ def outbox_sweep(*, now: datetime, grace: timedelta | None = None, limit: int = 
                 log.error("queued task %s (%s) is not a registered task: dropped", row.pk, row.name)
                 done.append(row.pk)
                 continue
-            if not _send(task, row.kwargs, row.eta_at):
-                break
+            try:
+                if not _send(task, row.kwargs, row.eta_at):
+                    break
+            except Exception:
+                # Not the broker: the task itself cannot be sent (its arguments do not encode), and never will.
+                log.exception("queued task %s (%s) cannot be sent: dropped", row.pk, row.name)
+                done.append(row.pk)
+                continue
             done.append(row.pk)
             sent += 1
         QueuedTask.objects.filter(pk__in=done).delete()
