@@ -2,7 +2,8 @@
 answer 2xx at once, and the tasks those changes queued (a bot's turn, "your turn" pushes) wait in the outbox.
 
 On PostgreSQL with REDIS_URL at a port where nothing listens (cache, channel layer and broker all gone), and on
-the embedded default with the broker's folder gone (a file where the folder was).
+the embedded default with the broker's folder gone (a file where the folder was). And beat's sweep, with a
+worker, as bin/run starts them, sends what waited.
 """
 
 import json
@@ -10,18 +11,22 @@ import shutil
 import time
 import urllib.error
 import urllib.request
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.utils import timezone
 
 from games.models import Game
-from games.tests.factories import deck_with_cards
+from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.live.server import AsgiServer, free_port
-from games.tests.timeouts.test_beat import embedded_env
+from games.tests.timeouts.test_beat import WORKER, beat, embedded_env, start, stop_all
 from notifications.push import vapid_keys_generate
 from notifications.tests.test_push import Device
 from outbox.models import QueuedTask
+from stats.models import GameRecord
+from stats.tests.factories import finished_game, story_round
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the server must see the deck, and the test its rows
 
@@ -132,3 +137,28 @@ def test_on_the_embedded_default_with_the_broker_folder_gone_every_step_answers_
     shutil.rmtree(queue)
     queue.write_text("not a folder")  # every message the broker is handed fails to be written
     play_with_the_broker_gone(site.url)
+
+
+def test_beat_and_a_worker_as_bin_run_starts_them_send_what_waited(tmp_path):
+    """The sweep is on beat's schedule and runs on the worker: a task left waiting (its row older than the grace)
+    is sent and run, and its row goes."""
+    users = UserFactory.create_batch(3)
+    game = finished_game(users, [story_round(0, "moon", [(0, [1]), (1, [2]), (2, [])])])
+    QueuedTask.objects.create(
+        name="stats.game_finished", kwargs={"game_id": game.pk}, created_at=timezone.now() - timedelta(minutes=5)
+    )
+    env = embedded_env(tmp_path, FABULA_OUTBOX_SWEEP_SECONDS="1")
+    worker = start(tmp_path, WORKER, env, "worker")
+    clock = beat(tmp_path, env)
+    try:
+        give_up_at = time.monotonic() + 60
+        while time.monotonic() < give_up_at and worker.poll() is None:
+            if GameRecord.objects.filter(game=game).exists() and not QueuedTask.objects.exists():
+                break
+            time.sleep(0.1)
+    finally:
+        stop_all(clock, worker)
+    logs = "\n".join((tmp_path / f"{name}.log").read_text()[-3000:] for name in ("worker", "beat"))
+    assert GameRecord.objects.filter(game=game).count() == 3, logs
+    assert not QueuedTask.objects.exists(), logs
+    assert "outbox.sweep" in logs
