@@ -10,9 +10,9 @@ still holds for a bot as for anyone.
 The task goes through the outbox (``outbox.services.task_queue``: written with the move, sent
 after its commit, swept when the broker was down) and the broker (Redis, or the embedded
 default's file-system broker) to the Celery worker, with the delay as its countdown. With
-tasks run where they are sent (``CELERY_TASK_ALWAYS_EAGER``, no worker), a timer thread of the process plays
-the turn after the same delay; if the process ends first, the phase's deadline still
-holds. The tests (``FABULA_BOTS_WAIT`` off) play bots at once instead, in the process
+tasks run where they are sent (``CELERY_TASK_ALWAYS_EAGER``, no worker, no broker), a timer
+thread of the process plays the turn after the same delay; if the process ends first, the
+phase's deadline still holds. The tests (``FABULA_BOTS_WAIT`` off) play bots at once instead, in the process
 and the transaction's callbacks; there a bot's action would start the next bot's task
 inside its own, and a table of bots would play a whole game down one call stack: those
 tasks are queued and run one after the other by the outermost instead.
