@@ -129,6 +129,7 @@ SLOW_TESTS = (
     "think_alike/tests/grouping/test_group_answers_command.py::test_with_the_process_standard_input_and_output",
     # Celery workers started against stalling push services, on each broker (17 s each)
     "notifications/tests/test_tasks.py::test_stalling_push_services_delay_neither_other_pushes_nor_deadlines",
+    "outbox/tests/test_broker_down_server.py",  # a server with its broker gone; a worker and beat sweeping (20 s each)
 )
 
 

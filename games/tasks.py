@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services.games import game_expire, game_holds_expire
+from outbox.services import task_queue
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ def live_countdowns_schedule(*, now: datetime, within: timedelta) -> int:
     ).values_list("pk", "version", "deadline_at")
     count = 0
     for game_id, version, deadline_at in soon:
-        expire_game.apply_async(kwargs={"game_id": game_id, "version": version}, eta=deadline_at + COUNTDOWN_SLACK)
+        task_queue(task=expire_game, kwargs={"game_id": game_id, "version": version}, eta=deadline_at + COUNTDOWN_SLACK)
         count += 1
     return count
 

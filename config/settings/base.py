@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "notifications",
     "chat",  # table talk beside a game
     "bots",  # bots that fill empty seats
+    "outbox",  # every task queued after a commit, kept until the broker takes it
     # The games: each registers its kind with games.kinds (the first is the default).
     "storyteller",
     "think_alike",
@@ -351,14 +352,27 @@ if CELERY_BROKER_URL == "fabulafs://":
     for _folder in ("celery-queue", "celery-processed", "celery-control"):
         (VAR_DIR / _folder).mkdir(exist_ok=True)
 else:
-    # Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
+        # A send whose connection is refused fails at once (kombu's default tries again for some 6 s): a task
+        # queued after a commit then waits in its row for the sweep (outbox.services), and the request that
+        # queued it does not wait. A worker's own connection keeps Celery's retries (broker_connection_*).
+        "max_retries": 0,
+    }
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Pushes wait on push services out on the internet: a queue of their own ("push"), consumed by a
 # worker of its own (bin/run, docker-compose.yml), so deadlines and bots (the default queue)
 # never wait behind a slow push service.
+# Every task a change queues goes through outbox.services.task_queue: a row written in the change's
+# transaction, sent after the commit; one the broker did not take (down) is sent by beat's sweep every
+# FABULA_OUTBOX_SWEEP_SECONDS once it is older than FABULA_OUTBOX_GRACE_SECONDS. After a failed send the
+# broker is left alone for FABULA_OUTBOX_BREAKER_SECONDS (the rows wait): no request waits on it meanwhile.
+FABULA_OUTBOX_SWEEP_SECONDS = env.float("FABULA_OUTBOX_SWEEP_SECONDS", default=5.0)
+FABULA_OUTBOX_GRACE_SECONDS = env.float("FABULA_OUTBOX_GRACE_SECONDS", default=10.0)
+FABULA_OUTBOX_BREAKER_SECONDS = env.float("FABULA_OUTBOX_BREAKER_SECONDS", default=5.0)
 CELERY_TASK_ROUTES = {
     "notifications.send_turn_pushes": {"queue": "push"},
     "notifications.send_rematch_invitations": {"queue": "push"},  # an email and pushes: the same waits
@@ -401,6 +415,8 @@ CELERY_BEAT_SCHEDULE = {
     # Statistics: records, ratings and leaderboards derived again from the games, nightly
     # (stats.tasks); finished games are added one by one as they end.
     "stats-rebuild": {"task": "stats.rebuild", "schedule": crontab(hour=3, minute=30)},
+    # The tasks queued after a commit that the broker did not take then (outbox.services).
+    "outbox-sweep": {"task": "outbox.sweep", "schedule": FABULA_OUTBOX_SWEEP_SECONDS},
 }
 
 # Web Push (notifications.push): "your turn" on a device's lock screen. Off while the keys are
