@@ -203,7 +203,10 @@ class CardReportIn(Request):
 
 class CardReportOut(Answer):
     card: str
-    hidden: bool = Field(description="Reports enough to hide it: it is hidden at once, until an admin decides.")
+    hidden: bool = Field(
+        description="Hidden now, until an admin decides: only a card of a player's own deck, on enough reports "
+        "from established accounts (a card of the site's decks never is)."
+    )
 
 
 class StorytellerView(GameViewBase):

@@ -54,7 +54,7 @@ def cut_games(draw):
     return replace(state, hands=hands, draw_pile=pile), rng
 
 
-@pytest.mark.parametrize("hand", range(0, 8))
+@pytest.mark.parametrize("hand", range(8))
 @pytest.mark.parametrize("seats", [3, 4, 6])
 def test_a_submission_asks_no_more_than_the_hand_holds(seats, hand):
     state, rng = start(seats)
