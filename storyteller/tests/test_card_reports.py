@@ -337,3 +337,34 @@ class TestHandsNeverShort:
         client.force_login(users[1])
         html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
         assert 'aria-label="Card removed"' in html
+
+    @pytest.mark.parametrize("sizes", [(1, 0), (0, 0), (1, 1)])
+    def test_the_deadline_and_the_bots_cope_with_short_hands_in_a_stored_game(self, dream, caplog, sizes):
+        """Hands left short by an older release: the bots act or leave it to the deadline, and the deadline
+        task hands in what is held (it raised "Sample larger than population"), all without an error."""
+        import logging
+        from dataclasses import replace
+
+        from bots.services import bot_turn_play, phase_key_json
+        from games.services.games import game_act
+        from games.tasks import games_expire_due
+
+        game = site_game(players=3, bots=2)
+        creator = game.creator
+        state = state_of(game)
+        game_act(game_id=game.pk, user=creator, action={"type": "clue", "card": state.hands[0][0], "text": "moon"})
+        state = state_of(game)
+        hands = (state.hands[0], state.hands[1][: sizes[0]], state.hands[2][: sizes[1]])
+        Game.objects.filter(pk=game.pk).update(state=engine.to_dict(replace(state, hands=hands)))
+        game.refresh_from_db()
+        kind = game.game_kind
+        with caplog.at_level(logging.WARNING):
+            for seat in game.seats.filter(user__is_bot=True):
+                bot_turn_play(
+                    game_id=game.pk, user_id=seat.user_id, phase_key=phase_key_json(kind.phase_key(state_of(game)))
+                )
+            if state_of(game).phase == engine.Phase.SUBMIT:
+                games_expire_due(now=timezone.now() + timedelta(days=30))
+        assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
+        after = state_of(game)
+        assert after.phase == engine.Phase.VOTE and len(after.table) == 1 + sum(sizes)
