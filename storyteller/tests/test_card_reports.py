@@ -23,7 +23,8 @@ from storyteller.models import Card, CardReport
 from storyteller.services.reports import card_report, card_review_request, cards_keep, reporter_is_trusted
 from storyteller.signals import cards_withdrawn
 
-from .own_decks import established, own_deck
+from .own_decks import established
+from .test_card_withdrawal import own_game, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -33,25 +34,9 @@ def dream(db):
     return deck_with_cards(84, slug="dream", name="Dreams")
 
 
-def state_of(game) -> engine.State:
-    game.refresh_from_db()
-    return engine.from_dict(game.state)
-
-
 def api(user):
     _token, secret = token_create(user=user, name="tests")
     return CheckedClient(secret, user=user)
-
-
-def own_game(players=4, cards=30, *, owner=None, **options):
-    users = [owner or UserFactory(), *UserFactory.create_batch(players - 1)]
-    deck = own_deck(users[0], cards)
-    options = {"deck": deck.pk, "own_cards_only": True, **options}
-    game = game_create(creator=users[0], max_seats=players, options=options)
-    for user in users[1:]:
-        game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
-    return game, users, deck
 
 
 def site_game(players=3, bots=2, creator=None):

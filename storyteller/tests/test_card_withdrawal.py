@@ -29,8 +29,8 @@ def dream(db):
     return deck_with_cards(84, slug="dream", name="Dreams")
 
 
-def own_game(players=4, cards=30, own_cards_only=True, **options):
-    users = UserFactory.create_batch(players)
+def own_game(players=4, cards=30, own_cards_only=True, *, owner=None, **options):
+    users = [owner or UserFactory(), *UserFactory.create_batch(players - 1)]
     deck = own_deck(users[0], cards)
     options = {"deck": deck.pk, "own_cards_only": own_cards_only, **options}
     game = game_create(creator=users[0], max_seats=players, options=options)
