@@ -222,7 +222,10 @@ class StorytellerView(GameViewBase):
     clue: ClueOut | None = Field(description="Once given, this round's clue: words, and a drawing or sound.")
     hand: list[Card] = Field(description="The caller's own cards only.")
     table: list[TableCard] = Field(description="In the vote phase; `mine` marks the caller's own card(s).")
-    cards_to_submit: int | None = Field(description="How many cards each player hands in: 1, or 2 with 3 players.")
+    cards_to_submit: int | None = Field(
+        description="How many cards you hand in: 1, or 2 with 3 players (no more than your hand holds, should cards "
+        "withdrawn from the game have left it short)."
+    )
     draw_pile: int = Field(default=0, description="Once started: the cards left to draw.")
     you: StorytellerYou
     last_round: LastRound | None
