@@ -353,3 +353,20 @@ class TestHandsNeverShort:
         assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
         after = state_of(game)
         assert after.phase == engine.Phase.VOTE and len(after.table) == 1 + sum(sizes)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_shows_again_the_site_cards_that_reports_hid():
+    from .test_rows_migration import latest, migrate
+
+    old = migrate([("storyteller", "0008_player_decks")])
+    OldDeck, OldCard = old.get_model("storyteller", "Deck"), old.get_model("storyteller", "Card")
+    owner = UserFactory()
+    site = OldDeck.objects.create(slug="site", name="Site")
+    own = OldDeck.objects.create(slug="own", name="Own", owner_id=owner.pk)
+    hidden_at = timezone.now()
+    site_card = OldCard.objects.create(deck=site, image="cards/a.webp", alt_text="a", hidden_at=hidden_at)
+    own_card = OldCard.objects.create(deck=own, image="cards/own/b.webp", alt_text="b", hidden_at=hidden_at)
+    migrate(latest())
+    assert Card.objects.get(pk=site_card.pk).hidden_at is None
+    assert Card.objects.get(pk=own_card.pk).hidden_at is not None
