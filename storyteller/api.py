@@ -205,7 +205,10 @@ class CardReportIn(Request):
 
 class CardReportOut(Answer):
     card: str
-    hidden: bool = Field(description="Reports enough to hide it: it is hidden at once, until an admin decides.")
+    hidden: bool = Field(
+        description="Hidden now, until an admin decides: only a card of a player's own deck, on enough reports "
+        "from established accounts (a card of the site's decks never is)."
+    )
 
 
 class StorytellerView(GameViewBase):
@@ -221,7 +224,10 @@ class StorytellerView(GameViewBase):
     clue: ClueOut | None = Field(description="Once given, this round's clue: words, and a drawing or sound.")
     hand: list[Card] = Field(description="The caller's own cards only.")
     table: list[TableCard] = Field(description="In the vote phase; `mine` marks the caller's own card(s).")
-    cards_to_submit: int | None = Field(description="How many cards each player hands in: 1, or 2 with 3 players.")
+    cards_to_submit: int | None = Field(
+        description="How many cards you hand in: 1, or 2 with 3 players (no more than your hand holds, should cards "
+        "withdrawn from the game have left it short)."
+    )
     draw_pile: int = Field(default=0, description="Once started: the cards left to draw.")
     you: StorytellerYou
     last_round: LastRound | None

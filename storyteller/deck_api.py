@@ -17,6 +17,7 @@ from storyteller.models.cards import ALT_TEXT_MAX_LENGTH
 from storyteller.selectors import card_picture_url
 from storyteller.services import own_decks
 from storyteller.services.cards import MAX_IMAGE_BYTES
+from storyteller.services.reports import card_review_request
 
 TAGS = ["decks"]
 
@@ -33,6 +34,10 @@ class DeckCardOut(Answer):
     )
     hidden: bool = Field(
         False, description="Hidden after players reported it (only its owner sees it, until an admin decides)."
+    )
+    review_requested: bool = Field(
+        False,
+        description="Hidden, and its owner asked for a review (`POST .../review`): first in the admins' queue.",
     )
 
 
@@ -93,6 +98,7 @@ def card_out(request, card: Card) -> dict:
         "alt_lang": card.alt_language or "en",
         "waiting": own_decks.card_is_waiting(card),
         "hidden": card.hidden_at is not None,
+        "review_requested": card.hidden_at is not None and card.review_requested_at is not None,
     }
 
 
@@ -242,6 +248,20 @@ def add_deck_routes(router: Router) -> None:
         if card is None:
             card = own_decks.card_get(user=user, deck_id=deck_id, card_id=card_id)
         return card_out(request, card)
+
+    @router.post(
+        "/decks/{id:deck_id}/cards/{id:card_id}/review",
+        summary="Ask for a review of a hidden card",
+        response={200: DeckCardOut, **errors(401, 404, 409, 429)},
+        tags=TAGS,
+    )
+    def deck_card_review(request, deck_id: int, card_id: int):
+        """Your card hidden after players reported it (`"hidden": true`): an admin is asked to look at it first
+        of all the reports to decide. Once each time it is hidden (then 409 `review_requested`); a card that is
+        not hidden is 409 `not_hidden`; one not in your decks 404. An admin's "Keep" shows it again, in your
+        deck and in games; "Remove" deletes it."""
+        rate_hit("actions", str(request.auth.pk))
+        return card_out(request, card_review_request(user=request.user, deck_id=deck_id, card_id=card_id))
 
     @router.delete(
         "/decks/{id:deck_id}/cards/{id:card_id}",

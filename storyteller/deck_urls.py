@@ -18,4 +18,5 @@ urlpatterns = [
     path("<id:deck_id>/cards/<id:card_id>/alt/", views.card_alt, name="card_alt"),
     path("<id:deck_id>/cards/<id:card_id>/move/", views.card_move, name="card_move"),
     path("<id:deck_id>/cards/<id:card_id>/delete/", views.card_delete, name="card_delete"),
+    path("<id:deck_id>/cards/<id:card_id>/review/", views.card_review, name="card_review"),
 ]

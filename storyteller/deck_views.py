@@ -18,6 +18,7 @@ from .models.cards import ALT_TEXT_MAX_LENGTH
 from .selectors import card_picture_url
 from .services import own_decks
 from .services.cards import MAX_IMAGE_BYTES
+from .services.reports import card_review_request
 
 STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
 
@@ -118,6 +119,7 @@ def deck_page(request, deck_id: int):
             "deck": deck,
             "mine": mine,
             "cards": shown,
+            "hidden_count": sum(1 for card in shown if card.hidden_at is not None),
             "shared_with": sorted(other.username for other in deck.shared_with.all()) if mine else [],
             "quota": _quota(cards, used, max_cards, max_bytes),
             "alt_max": ALT_TEXT_MAX_LENGTH,
@@ -236,4 +238,16 @@ def card_delete(request, deck_id: int, card_id: int):
         deck_id,
         lambda: own_decks.card_delete(user=request.user, deck_id=deck_id, card_id=card_id),
         success=_("The picture was deleted."),
+    )
+
+
+@login_required
+@require_POST
+def card_review(request, deck_id: int, card_id: int):
+    """A hidden card's "Ask for a review": first in the admins' queue."""
+    return _act(
+        request,
+        deck_id,
+        lambda: card_review_request(user=request.user, deck_id=deck_id, card_id=card_id),
+        success=_("An admin will look at this card first."),
     )

@@ -108,12 +108,15 @@ class StorytellerKind(GameKind):
         if seat not in engine.to_act(state):
             return None
         hand = list(state.hands[seat])
+        if state.phase in (engine.Phase.CLUE, engine.Phase.SUBMIT) and not hand:
+            return None  # the engine settles what an empty hand cannot do
         if state.phase == engine.Phase.CLUE:
             return {"type": "clue", "card": rng.choice(hand), "text": f"clue {rng.randint(1, 999)}"}
         if state.phase == engine.Phase.SUBMIT:
-            return {"type": "submit", "cards": rng.sample(hand, engine.cards_to_submit(state))}
+            return {"type": "submit", "cards": rng.sample(hand, engine.cards_to_submit(state, seat))}
         own = set(state.submissions.get(seat, ()))
-        return {"type": "vote", "position": rng.choice([p for p, c in enumerate(state.table, 1) if c not in own])}
+        positions = [p for p, c in enumerate(state.table, 1) if c not in own]
+        return {"type": "vote", "position": rng.choice(positions)} if positions else None
 
     def bot_action(self, state, *, seat, rng, game=None):
         from .bots import storyteller_bot_action  # clues and cards related by their words (TF-IDF)

@@ -319,7 +319,8 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     view["storyteller"] = player(state.storyteller) if state.storyteller is not None else None
     if state.clue is not None:
         view["clue"] = clue_out(game_id=game.pk, text=state.clue, media_id=state.clue_media, kinds=media_kinds)
-    view["cards_to_submit"] = engine.cards_to_submit(state)
+    # The viewer's own count: a hand left short by withdrawn cards hands in what it holds.
+    view["cards_to_submit"] = engine.cards_to_submit(state, me.position if me is not None else None)
     view["draw_pile"] = len(state.draw_pile)
     view_waiting(view, seats=seats, waiting=sorted(engine.to_act(state)) if view["phase"] else [])
 

@@ -384,8 +384,14 @@ CELERY_TASK_ROUTES = {
 # A player's rating reads "provisional" until they have finished this many rated games of a kind.
 FABULA_RATING_PROVISIONAL_GAMES = env.int("FABULA_RATING_PROVISIONAL_GAMES", default=10)
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
-# Reports from this many players hide a card at once, until an admin keeps or removes it (issue 33).
+# Card reports (storyteller.services.reports, docs/security.md "Card reports"; issues 33, 37): every report
+# goes to the admins; a card of the site's decks is never hidden by reports. A player's own card is hidden
+# until an admin decides once this many reports are open from accounts at least TRUST_DAYS old that have
+# finished TRUST_GAMES games with at least two other people; an account reports at most PER_DAY cards a day.
 FABULA_CARD_REPORTS_TO_HIDE = env.int("FABULA_CARD_REPORTS_TO_HIDE", default=2)
+FABULA_CARD_REPORT_TRUST_DAYS = env.int("FABULA_CARD_REPORT_TRUST_DAYS", default=7)
+FABULA_CARD_REPORT_TRUST_GAMES = env.int("FABULA_CARD_REPORT_TRUST_GAMES", default=3)
+FABULA_CARD_REPORTS_PER_DAY = env.int("FABULA_CARD_REPORTS_PER_DAY", default=20)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
 # "Play again": how long a rematch holds a seat for each player of the old table (games.services.games).

@@ -223,6 +223,12 @@ class Card(models.Model):
         blank=True,
         help_text=_("Its picture and words were deleted; games that dealt it show a grey placeholder."),
     )
+    review_requested_at = models.DateTimeField(
+        _("review asked for at"),
+        null=True,
+        blank=True,
+        help_text=_("Its owner asked an admin to look at it while it is hidden: first in the reports to decide."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CardQuerySet.as_manager()
@@ -259,8 +265,8 @@ def card_alt(alt_text: str, alt_texts: dict | None, language: str | None = None,
 
 
 class CardReport(models.Model):
-    """A player's report of a card seen in a game: enough of them hide the card at once
-    (``FABULA_CARD_REPORTS_TO_HIDE``), and an admin decides (keep it, or remove it)."""
+    """A player's report of a card seen in a game: an admin decides (keep it, or remove it); enough reports
+    that cost something to fake hide a player's own card until then (``storyteller.services.reports``)."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="reports", verbose_name=_("card"))
     reporter = models.ForeignKey(

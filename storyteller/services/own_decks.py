@@ -24,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -91,8 +91,15 @@ def deck_for_owner(*, user, deck_id, lock: bool = False) -> Deck:
 
 
 def decks_of(*, user):
-    """``user``'s decks and those shared with them, their own first, then by name."""
-    decks = Deck.objects.usable_by(user).select_related("owner").prefetch_related("shared_with")
+    """``user``'s decks and those shared with them, their own first, then by name; each with ``hidden_cards``,
+    its cards hidden after reports (what its owner is told on "My decks")."""
+    hidden = Q(cards__hidden_at__isnull=False, cards__removed_at__isnull=True)
+    decks = (
+        Deck.objects.usable_by(user)
+        .annotate(hidden_cards=Count("cards", filter=hidden, distinct=True))
+        .select_related("owner")
+        .prefetch_related("shared_with")
+    )
     return sorted(decks, key=lambda deck: (deck.owner_id != user.pk, deck.name.casefold(), deck.pk))
 
 

@@ -279,6 +279,8 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     assert [(deck.id, deck.shared) for deck in seen.decks] == [(own.id, True)]
     assert [card.id for card in decks(guest, "deck_get", deck_id=own.id).parsed.cards] == pictures[::-1]
     assert decks(host, "deck_unshare", deck_id=own.id, username=guest.username).status_code == 204
+    # A review is for a card hidden after reports: this one is not (test_card_reports.py asks for one).
+    assert decks(host, "deck_card_review", deck_id=own.id, card_id=pictures[1]).status_code == 409
     assert decks(host, "deck_card_delete", deck_id=own.id, card_id=pictures[0]).status_code == 204
     assert decks(host, "deck_delete", deck_id=own.id).status_code == 204
 

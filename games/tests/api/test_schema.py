@@ -102,6 +102,7 @@ def test_the_schema_documents_every_endpoint(client):
         ("POST", f"{API}/decks/{{deck_id}}/cards"),
         ("PATCH", f"{API}/decks/{{deck_id}}/cards/{{card_id}}"),
         ("DELETE", f"{API}/decks/{{deck_id}}/cards/{{card_id}}"),
+        ("POST", f"{API}/decks/{{deck_id}}/cards/{{card_id}}/review"),
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["StorytellerView"]["properties"]

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("storyteller", "0008_player_decks"),
+        ("storyteller", "0009_card_reports_moderate"),
     ]
 
     operations = [
