@@ -129,6 +129,8 @@ SLOW_TESTS = (
     "think_alike/tests/grouping/test_group_answers_command.py::test_with_the_process_standard_input_and_output",
     # Celery workers started against stalling push services, on each broker (17 s each)
     "notifications/tests/test_tasks.py::test_stalling_push_services_delay_neither_other_pushes_nor_deadlines",
+    # 48 megapixels encoded as HEIC (x265, some 10 s); four 7000 x 7000 uploads at once against a real server
+    "storyteller/tests/test_picture_decoding.py::test_a_48_megapixel_heic_from_a_phone_becomes_a_card",
 )
 
 
