@@ -315,7 +315,10 @@ def card_image_prepare(
     budget = decode_budget()
     if need > budget:
         raise CardImageError(
-            _("Decoded, it would take about %(need)d MB of memory, more than the %(max)d MB allowed: send it with fewer pixels, or as a JPEG.")
+            _(
+                "Decoded, it would take about %(need)d MB of memory, more than the %(max)d MB allowed: "
+                "send it with fewer pixels, or as a JPEG."
+            )
             % {"need": -(-need // MB), "max": budget // MB}
         )
     try:

@@ -11,6 +11,7 @@ import threading
 import pytest
 from PIL import Image
 
+from games.tests.live.server import ROOT
 from storyteller.models import Card
 from storyteller.services import picture_decoding, picture_worker
 from storyteller.services.picture_decoding import DecodingRoom, NoRoom
@@ -244,9 +245,8 @@ def test_the_room_lets_at_most_its_slots_run_and_keeps_within_its_budget():
     assert started.acquire(timeout=30) and started.acquire(timeout=30)
     # Two run (60 + 30, or 30 + 30...); the others wait: a third would be over the slots.
     assert room.running == 2 and room.taken <= 100
-    with pytest.raises(NoRoom):
-        with room.hold(1, budget=100, slots=2, wait=0.05):
-            pass
+    with pytest.raises(NoRoom), room.hold(1, budget=100, slots=2, wait=0.05):
+        pass
     release.set()
     for thread in threads:
         thread.join(30)
@@ -260,3 +260,33 @@ def test_a_decoding_that_runs_too_long_is_stopped_and_refused(alice, settings):
     response = alice.upload(deck["id"], phone_photo("JPEG", size=(1200, 900)))
     assert response.status_code == 400 and response.json()["error"]["code"] == "bad_media", response.content
     assert not Card.objects.exists() and (picture_decoding.room.running, picture_decoding.room.taken) == (0, 0)
+
+
+# --- the web process's memory, against a real server -------------------------------------------------
+
+
+def test_four_7000_square_webps_at_once_leave_the_web_process_within_its_memory_aims(tmp_path):
+    """bench/picture_memory.py against uvicorn as bin/run starts it (listed slow in conftest.py): four at once
+    refused with the default budget, and decoded with a budget that lets them through (one at a time, each in a
+    process of its own); either way the web process adds at most 400 MB at its peak and 150 MB after."""
+    figures = tmp_path / "figures.json"
+    command = [
+        sys.executable,
+        "bench/picture_memory.py",
+        "--cases",
+        "webp,webp-budget",
+        "--budget-mb",
+        "1024",
+        "--settle",
+        "1",
+        "--json",
+        str(figures),
+    ]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert figures.exists(), done.stdout + done.stderr
+    refused, decoded = json.loads(figures.read_text())["cases"]
+    assert refused["answers"] == ["400 bad_media"] * 4 and refused["children"] == 0, refused
+    assert decoded["answers"] == ["201"] * 4 and decoded["children"] >= 4, decoded
+    for case in (refused, decoded):
+        assert case["added_at_peak_mb"] <= 400 and case["added_after_mb"] <= 150, case
+    assert done.returncode == 0, done.stdout + done.stderr
