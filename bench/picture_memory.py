@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 from live_latency import drop_database, prepare_environment  # noqa: E402
+from own_deck_upload import player_with_deck  # noqa: E402
 
 MB = 1024 * 1024
 PEAK_AIM_MB, AFTER_AIM_MB = 400, 150
@@ -261,14 +262,8 @@ def main(argv=None) -> int:
         from django.core.management import call_command
         from django.db import connection
 
-        from accounts.services import token_create
-        from games.tests.factories import UserFactory
-        from storyteller.services.own_decks import deck_create
-
         call_command("migrate", verbosity=0)
-        user = UserFactory()
-        _token, secret = token_create(user=user, name="bench")
-        deck = deck_create(user=user, name="Bench")
+        secret, deck = player_with_deck()
         vendor = connection.vendor
         connection.close()
         print(f"{vendor}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)

@@ -192,8 +192,9 @@ def add_deck_routes(router: Router) -> None:
         """Multipart fields `file` (a JPEG, PNG, WebP or HEIC picture of at most 10 MB and 50 million pixels) and
         `alt` (the picture in words, 1 to 1000 characters, in your language). The picture is turned the way
         its EXIF says, cropped to the card's 2:3 shape, re-encoded at card size as WebP and stripped of all its
-        metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large) is 400
-        `bad_media`; beyond your quota (300 cards, 100 MB) 409 `quota`."""
+        metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large, or more
+        memory to decode than the server allows) is 400 `bad_media`; beyond your quota (300 cards, 100 MB) 409
+        `quota`; with no room to decode it just now, 503 `busy` (try again after `Retry-After`)."""
         rate_hit("actions", str(request.auth.pk))
         card = own_decks.card_upload(
             user=request.user,

@@ -301,6 +301,7 @@ def card_image_prepare(
                 # longer side both ways (a phone's 12 megapixels at half): several times less to decode and
                 # scale, no visible loss at card size. Other formats are decoded whole: their budget says so.
                 need = decode_memory(probe, data_bytes=len(data), draft_side=DRAFT_SIDE)
+                found = probe.format
                 probe.verify()
     except CardImageError:
         raise
@@ -327,7 +328,7 @@ def card_image_prepare(
             need=need,
             card_size=CARD_SIZE,
             draft_side=DRAFT_SIDE,
-            formats=formats,
+            formats=(found,) if found in formats else formats,  # what the header said it is, and nothing else
             quality=WEBP_QUALITY,
             describe=suggest_alt,
         )

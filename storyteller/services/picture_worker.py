@@ -23,7 +23,10 @@ import json
 import re
 import sys
 
-from PIL import Image, ImageOps
+if __name__ == "__main__":  # started with -S (no site: faster): where Pillow is comes with the parameters
+    sys.path[:0] = json.loads(sys.argv[1])["path"]
+
+from PIL import Image, ImageOps  # noqa: E402
 
 # Bytes a decoded pixel costs at the peak, by format, measured (Pillow 13, pillow-heif 1.9, ru_maxrss of this
 # program): WebP holds libwebp's canvas, its copy as Python bytes and Pillow's picture (about 15.4 for a
@@ -47,10 +50,11 @@ def decode_memory(image: Image.Image, *, data_bytes: int, draft_side: int) -> in
 
     A JPEG is put in draft mode here (its size becomes the reduced one it will be decoded at), as the
     decoding will: call it on a picture opened for the estimate only."""
-    if image.format == "JPEG":
+    kind = "JPEG" if image.format == "MPO" else image.format or ""  # MPO: a JPEG with more pictures after it
+    if kind == "JPEG":
         image.draft(None, (draft_side, draft_side))
     width, height = image.size
-    per_pixel = BYTES_PER_PIXEL.get(image.format or "", MODE_BYTES.get(image.mode, 4) + 1)
+    per_pixel = BYTES_PER_PIXEL.get(kind, MODE_BYTES.get(image.mode, 4) + 1)
     return PROGRAM_BYTES + 2 * data_bytes + width * height * per_pixel
 
 
@@ -65,6 +69,8 @@ def card_from(
         orientation = image.getexif().get(0x0112)
         card = _to_card(_cut_and_reduced(image, card_size=card_size, turned=orientation in TURNED), card_size)
     out = io.BytesIO()
+    from PIL import WebPImagePlugin  # noqa: F401  (registers WebP's writer: Pillow would import every plugin)
+
     # No exif=, icc_profile= nor xmp=: the WebP holds the pixels and nothing else.
     card.save(out, format="WEBP", quality=quality)
     return out.getvalue(), descriptions

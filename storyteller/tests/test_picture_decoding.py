@@ -16,31 +16,12 @@ from storyteller.models import Card
 from storyteller.services import picture_decoding, picture_worker
 from storyteller.services.picture_decoding import DecodingRoom, NoRoom
 
-from .test_own_decks import Player, new_deck, path_of, served
+# The fixtures of the own decks' tests: the media in a temporary folder, rate counts of the test's own, a player.
+from .test_own_decks import alice, media_root, new_deck, own_rate_counts, path_of, served  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 PHONE_48MP = (8064, 6048)  # a 48-megapixel phone camera's photo, stored landscape
-
-
-@pytest.fixture(autouse=True)
-def media_root(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-
-
-@pytest.fixture(autouse=True)
-def own_rate_counts(settings):
-    import uuid
-
-    settings.CACHES = {
-        **settings.CACHES,
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex},
-    }
-
-
-@pytest.fixture
-def alice():
-    return Player("alice")
 
 
 @pytest.fixture
