@@ -102,18 +102,14 @@ def card_decode(
 
     ``need``: its estimated memory (``picture_worker.decode_memory``), at most ``decode_budget()``.
     Raises ``NoRoom`` (no room within the wait) or ``DecodeFailed``."""
-    params = {
-        "path": LIBRARY_PATH,
-        "card_size": list(card_size),
-        "draft_side": draft_side,
-        "formats": list(formats),
-        "quality": quality,
-        "describe": describe,
-        "address_limit": need + picture_worker.ADDRESS_MARGIN_BYTES,
-    }
-    # -I: none of the environment's PYTHON* settings, no user site, not the current folder on the path; -S: no
-    # site at all (its .pth files cost a start tens of milliseconds), Pillow's folder given instead.
-    command = [sys.executable, "-I", "-S", picture_worker.__file__, json.dumps(params)]
+    command = worker_command(
+        card_size=card_size,
+        draft_side=draft_side,
+        formats=formats,
+        quality=quality,
+        describe=describe,
+        address_limit=need + picture_worker.ADDRESS_MARGIN_BYTES,
+    )
     with room.hold(
         need,
         budget=decode_budget(),
@@ -141,6 +137,24 @@ def card_decode(
             log.warning("picture decoding failed (exit %s): %s", done.returncode, done.stderr[-500:])
         raise DecodeFailed(said.get("error") or "damaged")
     return card, [text for text in said["descriptions"] if isinstance(text, str)]
+
+
+def worker_command(
+    *, card_size: tuple[int, int], draft_side: int, formats, quality: int, describe: bool, address_limit: int
+) -> list[str]:
+    """The command line of the decoding program (``picture_worker.main``): the picture goes on its input."""
+    params = {
+        "path": LIBRARY_PATH,
+        "card_size": list(card_size),
+        "draft_side": draft_side,
+        "formats": list(formats),
+        "quality": quality,
+        "describe": describe,
+        "address_limit": address_limit,
+    }
+    # -I: none of the environment's PYTHON* settings, no user site, not the current folder on the path; -S: no
+    # site at all (its .pth files cost a start tens of milliseconds), Pillow's folder given instead.
+    return [sys.executable, "-I", "-S", picture_worker.__file__, json.dumps(params)]
 
 
 def _child_environment() -> dict[str, str]:

@@ -128,15 +128,14 @@ def _worker_run(data: bytes, *, address_limit: int) -> tuple[dict, int]:
         "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024;"
         "print(json.dumps([done.stdout.partition(b'\\n')[0].decode(), peak]))"
     )
-    params = {
-        "card_size": [480, 720],
-        "draft_side": 1440,
-        "formats": ["PNG", "JPEG", "WEBP"],
-        "quality": 85,
-        "describe": False,
-        "address_limit": address_limit,
-    }
-    command = [sys.executable, "-I", picture_worker.__file__, json.dumps(params)]
+    command = picture_decoding.worker_command(
+        card_size=(480, 720),
+        draft_side=1440,
+        formats=("PNG", "JPEG", "WEBP"),
+        quality=85,
+        describe=False,
+        address_limit=address_limit,
+    )
     done = subprocess.run([sys.executable, "-c", code, *command], input=data, capture_output=True, check=True)
     said, peak = json.loads(done.stdout)
     return json.loads(said), peak
