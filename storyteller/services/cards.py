@@ -7,7 +7,6 @@ EXIF with a location, no odd format), and no file name of the uploader is kept.
 """
 
 import csv
-import html
 import io
 import json
 import warnings
@@ -352,7 +351,7 @@ def _described(found: list[str]) -> str:
     """The first of the picture's own descriptions (``picture_worker``) worth suggesting: one line of at most
     ``ALT_TEXT_MAX_LENGTH`` characters that the text policy keeps (``accounts.text``), else ""."""
     for text in found:
-        text = _one_line(html.unescape(text).replace("\x00", " "))
+        text = _one_line(text.replace("\x00", " "))
         if not text or text.lower() in CAMERA_DESCRIPTIONS:
             continue
         try:

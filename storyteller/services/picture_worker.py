@@ -18,6 +18,7 @@ decoded picture. WebP and PNG cannot be decoded at reduced size: their budget is
 """
 
 import contextlib
+import html
 import io
 import json
 import re
@@ -147,7 +148,7 @@ def _descriptions(image: Image.Image) -> list[str]:
     if isinstance(xmp, bytes):
         match = XMP_DESCRIPTION.search(xmp)
         if match:
-            found.append(match.group(1).decode("utf-8", "replace"))
+            found.append(html.unescape(match.group(1).decode("utf-8", "replace")))
     return found
 
 
