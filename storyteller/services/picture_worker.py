@@ -1,7 +1,8 @@
 """Decoding an uploaded picture into a card, in a process of its own (``picture_decoding`` starts it).
 
-This file is also a program: ``python -I picture_worker.py '<parameters as JSON>'`` reads the picture's bytes
-on its standard input and writes one line of JSON (the picture's own descriptions, for the alt text it
+This file is also a program: ``python -I -S picture_worker.py '<parameters as JSON>'`` (the command of
+``picture_decoding.worker_command``; where Pillow is installed comes with the parameters) reads the picture's
+bytes on its standard input and writes one line of JSON (the picture's own descriptions, for the alt text it
 suggests) then the card, a 480 x 720 WebP with no metadata, on its standard output; on failure it writes
 ``{"error": "damaged"}`` (or ``"memory"``) and exits 1. It imports nothing but the standard library and
 Pillow (pillow-heif for HEIC), never Django: it starts in tens of milliseconds, and when it exits every byte
