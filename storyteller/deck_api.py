@@ -213,8 +213,9 @@ def add_deck_routes(router: Router) -> None:
         """Multipart fields `file` (a JPEG, PNG, WebP or HEIC picture of at most 10 MB and 50 million pixels) and
         `alt` (the picture in words, 1 to 1000 characters, in your language). The picture is turned the way
         its EXIF says, cropped to the card's 2:3 shape, re-encoded at card size as WebP and stripped of all its
-        metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large) is 400
-        `bad_media`; beyond your quota (300 cards, 100 MB) 409 `quota`."""
+        metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large, or more
+        memory to decode than the server allows) is 400 `bad_media`; beyond your quota (300 cards, 100 MB) 409
+        `quota`; with no room to decode it just now, 503 `busy` (try again after `Retry-After`)."""
         rate_hit("actions", request)
         card = own_decks.card_upload(
             user=request.user,
@@ -260,7 +261,7 @@ def add_deck_routes(router: Router) -> None:
         of all the reports to decide. Once each time it is hidden (then 409 `review_requested`); a card that is
         not hidden is 409 `not_hidden`; one not in your decks 404. An admin's "Keep" shows it again, in your
         deck and in games; "Remove" deletes it."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         return card_out(request, card_review_request(user=request.user, deck_id=deck_id, card_id=card_id))
 
     @router.delete(

@@ -2,6 +2,7 @@
 (one picture and its words at a time) and the same routes answering JSON to the page's script (several
 pictures, a progress bar each). Each handler makes one service call and maps its errors to an answer."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -20,7 +21,7 @@ from .services import own_decks
 from .services.cards import MAX_IMAGE_BYTES
 from .services.reports import card_review_request
 
-STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
+STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "busy": 503}
 
 
 def _wants_json(request) -> bool:
@@ -56,7 +57,10 @@ def _act(request, deck_id, action, *, success: str = "", status: int = 200, back
             messages.success(request, success)
         return redirect(back or "decks:deck", *([] if back else [deck_id]))
     if _wants_json(request):
-        return JsonResponse({"error": {"code": error.code, "message": str(error.message)}}, status=status_code)
+        answer = JsonResponse({"error": {"code": error.code, "message": str(error.message)}}, status=status_code)
+        if status_code == 503:
+            answer["Retry-After"] = str(settings.FABULA_BUSY_RETRY_AFTER)
+        return answer
     messages.error(request, str(error.message))
     return redirect(back or "decks:deck", *([] if back else [deck_id]))
 

@@ -400,6 +400,14 @@ FABULA_REMATCH_HOLD_SECONDS = env.int("FABULA_REMATCH_HOLD_SECONDS", default=48 
 # stored (re-encoded at card size), over all their decks; beyond either, an upload is 409 "quota".
 FABULA_OWN_CARDS_MAX = env.int("FABULA_OWN_CARDS_MAX", default=300)
 FABULA_OWN_CARDS_MAX_BYTES = env.int("FABULA_OWN_CARDS_MAX_BYTES", default=100 * 1024 * 1024)
+# Uploaded pictures are decoded in short-lived processes (storyteller.services.picture_decoding): at most this
+# many at once per web process, their memory estimated from the header within this budget together (a picture
+# whose estimate alone is over it is refused, 400 "bad_media"); others wait this long for room, then 503 "busy";
+# a decoding that takes longer than FABULA_PICTURE_DECODE_SECONDS is stopped.
+FABULA_PICTURE_DECODE_BUDGET_MB = env.int("FABULA_PICTURE_DECODE_BUDGET_MB", default=512)
+FABULA_PICTURE_DECODERS = env.int("FABULA_PICTURE_DECODERS", default=2)
+FABULA_PICTURE_DECODE_WAIT_SECONDS = env.float("FABULA_PICTURE_DECODE_WAIT_SECONDS", default=30.0)
+FABULA_PICTURE_DECODE_SECONDS = env.float("FABULA_PICTURE_DECODE_SECONDS", default=60.0)
 # Beat: due phases expire (games.tasks), turn emails and reminders go out
 # (notifications.emails). Both work from columns, so a missed run costs only delay.
 CELERY_BEAT_SCHEDULE = {

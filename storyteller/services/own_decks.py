@@ -36,7 +36,7 @@ from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_language
 from storyteller.models.rounds import StorytellerRound
 from storyteller.signals import cards_withdrawn
 
-from .cards import IMAGE_FORMATS, MAX_IMAGE_BYTES, CardImageError, PreparedImage, card_image_prepare
+from .cards import IMAGE_FORMATS, MAX_IMAGE_BYTES, CardImageError, PicturesBusy, PreparedImage, card_image_prepare
 
 try:  # HEIC/HEIF (iPhones' photos): pillow-heif registers its decoder with Pillow
     import pillow_heif
@@ -263,7 +263,8 @@ def card_alt_clean(alt) -> str:
 
 
 def own_picture_prepare(*, name: str, data: bytes) -> PreparedImage:
-    """A player's picture checked and re-encoded (slow: call it outside any transaction), or ``bad_media``."""
+    """A player's picture checked and re-encoded (slow: call it outside any transaction), or ``bad_media``;
+    ``busy`` (503) when no room to decode it came in time (``picture_decoding``)."""
     try:
         return card_image_prepare(
             name=name,
@@ -273,6 +274,8 @@ def own_picture_prepare(*, name: str, data: bytes) -> PreparedImage:
             refuse_animation=True,
             suggest_alt=True,
         )
+    except PicturesBusy as busy:
+        raise GameError("busy", busy.message, "busy") from None
     except CardImageError as error:
         raise _bad("bad_media", error.message) from None
 
