@@ -18,7 +18,7 @@ from games.models import Game, Move, Seat, SeatHold
 from games.selectors.games import game_remember, seats_of
 from games.selectors.timeouts import note_no_timeouts
 
-from . import events
+from . import events, timekeeping
 from .errors import GameError, from_rule_error
 from .locking import game_lock
 
@@ -304,6 +304,7 @@ def _start(game: Game, *, now: datetime) -> None:
     game.status = Game.Status.ACTIVE
     # The table closes at the seats taken: the game is as big as its players.
     game.max_seats = seated
+    timekeeping.banks_fill(game)
     _persist(game, spec, before=None, after=state, now=now)
 
 
@@ -439,8 +440,10 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
             return False
         spec = game.game_kind
         before = spec.engine.from_dict(game.state)
+        seats = seats_of(game, with_users=True)
+        if timekeeping.expiry_deferred(game, spec, before, seats, now=now):  # someone away; the late players' banks
+            return False
         after = spec.expire(before, rng=secrets.SystemRandom(), now=now)
-        seats = list(game.seats.all())
         _record_timeouts(game, seats, before, spec.timeout_outcomes(before))
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
     return True
@@ -467,6 +470,10 @@ PLAYED_FIELDS = (
     "deadline_at",
     "is_paused",
     "abandoned",
+    "phase_started_at",
+    "bank_since_at",
+    "paused_since_at",
+    "pause_warned_at",
 )
 
 
@@ -538,16 +545,21 @@ def _persist(
     after,
     now: datetime,
     seats: list[Seat] | None = None,
+    abandon: bool = False,
 ) -> None:
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
     ``before`` is None at the game's start, which changes more of the game than a move does: the whole row
     is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE written out once (config.prepared).
-    ``seats``: the game's seats as the caller read them under the lock, if it did."""
+    ``seats``: the game's seats as the caller read them under the lock, if it did. ``abandon``: the game ends as
+    abandoned whatever was scored (a paused game nobody came back to)."""
     engine = spec.engine
     deadline_before = game.deadline_at
     finished = str(after.phase) == "finished"
     paused = (not finished) and engine.is_paused(after)
+    if game.bank_since_at is not None:  # late players acted while their banks ran: they pay what they used
+        seats = seats if seats is not None else list(game.seats.all())
+        timekeeping.banks_settle(game, spec, before=before, after=after, seats=seats, now=now)
     game.state = engine.to_dict(after)
     game.round = after.round
     game.phase = str(after.phase)
@@ -556,13 +568,17 @@ def _persist(
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.deadline_at = None
-        game.abandoned = not spec.round_scored(after)
+        game.abandoned = abandon or not spec.round_scored(after)
     elif paused:
         game.deadline_at = None
     elif (
         before is None or game.is_paused or spec.phase_key(before) != spec.phase_key(after) or game.deadline_at is None
     ):
-        game.deadline_at = now + timedelta(seconds=game.phase_seconds)
+        seats = timekeeping.with_users(game, seats)
+        game.deadline_at = timekeeping.new_phase_deadline(game, spec, after, seats, now=now)
+        game.phase_started_at = now
+        game.bank_since_at = None
+    timekeeping.pause_noted(game, paused=paused, now=now)
     game.is_paused = paused
     if before is None:
         game.save()
