@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
+
 from games import deadlines, kinds
 from games.models import Game, Seat
 from games.selectors.games import seats_of
@@ -109,6 +111,13 @@ def _deadline_moved(game: Game, seats: list[Seat], deadline: datetime) -> bool:
     game.save(update_fields=["deadline_at", "bank_since_at", "version"])
     events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
     return True
+
+
+def pause_ends_at(game: Game) -> datetime | None:
+    """When a paused game ends as abandoned unless someone acts; None: it is not paused."""
+    if not game.is_paused or game.paused_since_at is None:
+        return None
+    return game.paused_since_at + timedelta(seconds=settings.FABULA_PAUSED_GAME_ENDS_SECONDS)
 
 
 def pause_noted(game: Game, *, paused: bool, now: datetime) -> None:
