@@ -380,6 +380,8 @@ FABULA_REMATCH_HOLD_SECONDS = env.int("FABULA_REMATCH_HOLD_SECONDS", default=48 
 # Across weeks (issue 38). A player sits in at most this many asynchronous games at once (open or in play):
 # another create or join is 409 "too_many_games" (games.services.admission).
 FABULA_ASYNC_GAMES_MAX = env.int("FABULA_ASYNC_GAMES_MAX", default=50)
+# Each player's time bank in an asynchronous game when its creator does not choose one (0-72 hours).
+FABULA_TIME_BANK_HOURS_DEFAULT = env.int("FABULA_TIME_BANK_HOURS_DEFAULT", default=24)
 # A game paused for too few players present ends as abandoned after this long unless someone acts; the table is
 # told a day before (games.services.weeks.paused_games_sweep).
 FABULA_PAUSED_GAME_ENDS_SECONDS = env.int("FABULA_PAUSED_GAME_ENDS_SECONDS", default=7 * 24 * 3600)

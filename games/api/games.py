@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
-from ninja import Body, Query, Router
+from ninja import Body, Query, Router, Status
 from pydantic import Field, TypeAdapter, create_model
 
 from games import kinds
@@ -304,7 +304,7 @@ def games_nudge(request, game_id: int, payload: NudgeIn):
     403 for a non-player."""
     rate_hit("actions", str(request.auth.pk))
     nudge = nudge_send(game_id=game_id, user=request.user, seat=payload.seat, now=timezone.now())
-    return 201, {"game": nudge.game_id, "seat": payload.seat, "nudged_at": nudge.created_at.isoformat()}
+    return Status(201, {"game": nudge.game_id, "seat": payload.seat, "nudged_at": nudge.created_at.isoformat()})
 
 
 for _kind in KINDS:

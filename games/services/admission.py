@@ -49,9 +49,10 @@ def reliability_check(*, user, game: Game, now: datetime) -> None:
 
 
 def time_bank_seconds_of(hours) -> int:
-    """A new game's bank per player from ``time_bank_hours`` (None: 24 hours); 400 ``bad_options`` outside 0-72."""
+    """A new game's bank per player from ``time_bank_hours`` (None: FABULA_TIME_BANK_HOURS_DEFAULT, 24);
+    400 ``bad_options`` outside 0-72."""
     if hours is None:
-        hours = 24
+        hours = settings.FABULA_TIME_BANK_HOURS_DEFAULT
     if isinstance(hours, bool) or not isinstance(hours, int) or not 0 <= hours <= TIME_BANK_HOURS_MAX:
         raise GameError("bad_options", _("A time bank holds from 0 to 72 hours."), "invalid")
     return hours * 3600
