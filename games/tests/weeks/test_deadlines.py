@@ -86,7 +86,15 @@ def test_a_phase_waiting_on_someone_away_counts_from_their_return():
     assert phase_deadline(now=now, length=24 * H, people=[gone]) == now + 24 * H
 
 
-ZONES = ["UTC", "Europe/Paris", "America/Los_Angeles", "Asia/Tokyo", "Australia/Sydney", "Asia/Kolkata", "Pacific/Chatham"]
+ZONES = [
+    "UTC",
+    "Europe/Paris",
+    "America/Los_Angeles",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+    "Asia/Kolkata",
+    "Pacific/Chatham",
+]
 
 
 @settings(max_examples=200, deadline=None)

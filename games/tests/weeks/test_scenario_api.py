@@ -113,11 +113,15 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
 
     # --- a game with a time bank -------------------------------------------------------------------------------
     creator = players[0][1]
-    assert error_of(creator.post("/games", {"seats": 4, "deck": deck.pk, "time_bank_hours": 73})) == (400, "bad_options")
+    assert error_of(creator.post("/games", {"seats": 4, "deck": deck.pk, "time_bank_hours": 73})) == (
+        400,
+        "bad_options",
+    )
     assert error_of(creator.post("/games", {"seats": 4, "deck": deck.pk, "min_reliability": 1.5}))[0] == 400
     assert creator.post("/games", {"seats": 4, "deck": deck.pk, "time_bank_hours": "6"}).status_code == 400
     created = creator.post(
-        "/games", {"seats": 4, "deck": deck.pk, "phase_seconds": 24 * 3600, "time_bank_hours": 6, "min_reliability": 0.8}
+        "/games",
+        {"seats": 4, "deck": deck.pk, "phase_seconds": 24 * 3600, "time_bank_hours": 6, "min_reliability": 0.8},
     )
     assert created.status_code == 201, created.content
     game_id = created.json()["id"]
