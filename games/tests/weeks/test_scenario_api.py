@@ -84,7 +84,7 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
         "away": None,
         "email": {"turns": True, "reminders": True, "daily_letter_hour": None},
     }
-    for (user, client), (zone, start, end) in zip(players, PLAYERS):
+    for (_user, client), (zone, start, end) in zip(players, PLAYERS):
         changed = send(client, "PATCH", "/me", {"time_zone": zone, "quiet_hours": {"start": start, "end": end}})
         assert changed.status_code == 200, changed.content
         assert changed.json()["time_zone"] == zone and changed.json()["quiet_hours"] == {"start": start, "end": end}

@@ -232,7 +232,13 @@ class TestAwayDays:
 
     def test_at_most_thirty_days_at_once_and_not_in_the_past(self):
         user = UserFactory()
-        for until in (self.NOW, self.NOW - H, self.NOW + 30 * DAY + H, datetime.datetime(2026, 6, 5), "soon"):
+        for until in (
+            self.NOW,
+            self.NOW - H,
+            self.NOW + 30 * DAY + H,
+            datetime.datetime(2026, 6, 5).replace(tzinfo=None),
+            "soon",
+        ):
             with pytest.raises(account_time.TimeError) as refused:
                 account_time.away_set(user=user, until=until, now=self.NOW)
             assert refused.value.code == "bad_away"
