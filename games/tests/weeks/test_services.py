@@ -236,7 +236,7 @@ class TestAwayDays:
             self.NOW,
             self.NOW - H,
             self.NOW + 30 * DAY + H,
-            datetime.datetime(2026, 6, 5).replace(tzinfo=None),
+            (self.NOW + 4 * DAY).replace(tzinfo=None),
             "soon",
         ):
             with pytest.raises(account_time.TimeError) as refused:
