@@ -133,3 +133,24 @@ def away_clear(*, user: User, now: datetime.datetime) -> User:
 def away_until_shown(*, user: User, now: datetime.datetime) -> datetime.datetime | None:
     """The person's return, if they are away at ``now``."""
     return user.away_until if user.away_until is not None and user.away_until > now else None
+
+
+def time_settings_save(
+    *,
+    user: User,
+    time_zone: str,
+    quiet_hours: dict | None,
+    away_until: datetime.datetime | None,
+    now: datetime.datetime,
+) -> User:
+    """The profile page's "Your time": zone, quiet hours (``{"start", "end"}`` as HH:MM, or None: off) and away
+    until (None: not away), all or nothing. An unchanged return is left as it is (its 30 days are not asked
+    again)."""
+    with transaction.atomic():
+        user = clock_set(user=user, time_zone=time_zone, quiet_hours=quiet_hours)
+        if away_until is None:
+            if user.away_until is not None:
+                user = away_clear(user=user, now=now)
+        elif away_until != user.away_until:
+            user = away_set(user=user, until=away_until, now=now)
+    return user
