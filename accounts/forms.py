@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from . import clock
@@ -134,6 +135,10 @@ class TimeForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data.get("away_until") is not None and data.get("time_zone"):
+            # The wall time typed is read in the zone chosen in the same form (the page's may be the old one).
+            naive = timezone.make_naive(data["away_until"])
+            data["away_until"] = timezone.make_aware(naive, clock.zone(data["time_zone"]))
         if data.get("quiet") and (data.get("quiet_start") is None or data.get("quiet_end") is None):
             raise forms.ValidationError(_("Give the start and the end of your quiet hours."), code="bad_quiet_hours")
         return data
