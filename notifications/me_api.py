@@ -63,6 +63,53 @@ class AwayAnswer(Answer):
     away: AwayOut | None
 
 
+# The bodies as documented (the handlers read them as JSON objects and check them themselves, so that every mistake
+# gets the error code the contract names: ``bad_quiet_hours`` for a time that is not HH:MM, not a schema's 400).
+HH_MM_SCHEMA = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "A local time, HH:MM."}
+ME_PATCH_BODY = {
+    "title": "MePatchIn",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "time_zone": {"type": "string", "maxLength": 64, "description": "An IANA time zone, e.g. `Europe/Paris`."},
+        "quiet_hours": {
+            "anyOf": [
+                {
+                    "title": "QuietHoursIn",
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["start", "end"],
+                    "properties": {"start": HH_MM_SCHEMA, "end": HH_MM_SCHEMA},
+                },
+                {"type": "null"},
+            ],
+            "description": "At most 14 hours long; null: off.",
+        },
+        "email": {
+            "title": "EmailIn",
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "turns": {"type": "boolean"},
+                "reminders": {"type": "boolean"},
+                "daily_letter_hour": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 23}, {"type": "null"}]},
+            },
+        },
+    },
+}
+AWAY_BODY = {
+    "title": "AwayIn",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["until"],
+    "properties": {"until": {"type": "string", "format": "date-time"}},
+}
+
+
+def _body(schema: dict) -> dict:
+    return {"requestBody": {"content": {"application/json": {"schema": schema}}, "required": True}}
+
+
 def _me(user, now: datetime.datetime) -> dict:
     prefs = email_preferences(user=user)
     start, end = user.quiet_hours_start, user.quiet_hours_end
@@ -121,7 +168,12 @@ def me_get(request):
     return _me(request.user, timezone.now())
 
 
-@router.patch("/me", summary="Change your time and letters", response={200: MeOut, **errors(400, 401, 429)})
+@router.patch(
+    "/me",
+    summary="Change your time and letters",
+    response={200: MeOut, **errors(400, 401, 429)},
+    openapi_extra=_body(ME_PATCH_BODY),
+)
 def me_patch(request, payload: dict = Body(...)):
     """Change any of `time_zone` (an IANA name; else 400 `bad_time_zone`), `quiet_hours` (`{"start": "HH:MM",
     "end": "HH:MM"}`, at most 14 hours, or null: off; else 400 `bad_quiet_hours`) and `email` (any of `turns`,
@@ -145,7 +197,12 @@ def _until(value: object) -> datetime.datetime | None:
     return until if until.tzinfo is not None else None
 
 
-@router.put("/me/away", summary="Be away", response={200: AwayAnswer, **errors(400, 401, 409, 429)})
+@router.put(
+    "/me/away",
+    summary="Be away",
+    response={200: AwayAnswer, **errors(400, 401, 409, 429)},
+    openapi_extra=_body(AWAY_BODY),
+)
 def me_away_set(request, payload: dict = Body(...)):
     """Away until `until` (an ISO date-time with its offset): in your asynchronous games a phase waiting on you
     does not run out meanwhile, and on your return it has at least the time it had left; the table sees it. At

@@ -36,7 +36,7 @@ def _left(seat_prefix: str = "") -> Q:
 
 
 def reliability_of(*, user, now: datetime) -> Reliability:
-    """The player's record over the 12 months before ``now``: two queries."""
+    """The player's record over the 12 months before ``now``: two queries, whatever it holds."""
     since = now - WINDOW
     seats = Seat.objects.filter(
         user=user, game__status=Game.Status.FINISHED, game__finished_at__gt=since, game__finished_at__lte=now
@@ -44,13 +44,13 @@ def reliability_of(*, user, now: datetime) -> Reliability:
     counts = seats.aggregate(counted=Count("pk"), left=Count("pk", filter=_left()))
     counted, left = counts["counted"], counts["left"]
     finished = counted - left
-    if counted < COUNTED_MIN:
-        return Reliability(games_counted=counted, games_finished=finished, finished_share=None, on_time_share=None)
     turns = (
         Move.objects.filter(seat__user=user, created_at__gt=since, created_at__lte=now)
         .exclude(kind="resign")
         .aggregate(all=Count("pk"), late=Count("pk", filter=Q(by_timeout=True)))
     )
+    if counted < COUNTED_MIN:  # too few to say (both queries asked all the same: a page costs the same for anyone)
+        return Reliability(games_counted=counted, games_finished=finished, finished_share=None, on_time_share=None)
     on_time = (turns["all"] - turns["late"]) / turns["all"] if turns["all"] else None
     return Reliability(
         games_counted=counted, games_finished=finished, finished_share=finished / counted, on_time_share=on_time
