@@ -5,6 +5,14 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def paused_count_from_now(apps, schema_editor):
+    """Games paused before this migration: their week toward ending as abandoned counts from now."""
+    from django.db.models.functions import Now
+
+    Game = apps.get_model("games", "Game")
+    Game.objects.filter(status="active", is_paused=True).update(paused_since_at=Now())
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -83,4 +91,5 @@ class Migration(migrations.Migration):
             model_name='nudge',
             constraint=models.UniqueConstraint(fields=('game', 'seat', 'round', 'phase'), name='nudge_once_per_phase'),
         ),
+        migrations.RunPython(paused_count_from_now, migrations.RunPython.noop),
     ]
