@@ -140,6 +140,7 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
     assert first == first_free_minute(T0 + 24 * H, users) == datetime.datetime(2026, 3, 3, 11, 0, tzinfo=UTC)
     assert not any(clock.is_quiet(user, first) for user in users)
     assert clock.is_quiet(users[1], first - MINUTE)  # New York sleeps until then
+    week = [(T0, "the game starts; the race for the first clue waits on all four"), (first, "(the first clue's deadline, unused)")]
 
     # --- a nudge: refused too early, then sent once -----------------------------------------------------------
     nudged = []
@@ -161,6 +162,7 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
         assert sent.json() == {"game": game_id, "seat": 0, "nudged_at": half.isoformat()}
         assert error_of(players[2][1].post(f"/games/{game_id}/nudge", {"seat": 0})) == (409, "already_nudged")
         assert nudged == [(users[0].username, users[1].username, half)]
+        week.append((half, "half of the phase run: New York nudges Paris (an hour in, it was too early)"))
     finally:
         player_nudged.disconnect(dispatch_uid="test-nudged")
 
@@ -173,6 +175,7 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
     second = datetime.datetime.fromisoformat(view["deadline_at"])
     assert second == first_free_minute(half + 24 * H, users[1:])  # the storyteller need not act: their night is free
     sydney, sydney_client = players[3]
+    week.append((half, f"Paris gives the clue; the submissions' deadline: {second:%a %H:%M} UTC"))
 
     moved_clock.move(H)
     assert error_of(send(sydney_client, "PUT", "/me/away", {"until": (moved_clock.now - H).isoformat()})) == (
@@ -191,6 +194,9 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
     assert player(view, sydney.username)["away_until"] == back.isoformat()  # the table sees it
     held = datetime.datetime.fromisoformat(view["deadline_at"])
     assert held >= back + left_when_gone
+    week.append(
+        (back - datetime.timedelta(days=3), f"Sydney away until {back:%a %H:%M}: the deadline moves to {held:%a %H:%M}")
+    )
 
     for _user, client in players[1:3]:
         mine = client.get(f"/games/{game_id}").json()
@@ -213,6 +219,7 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
     assert player(view, sydney.username)["away_until"] is None
     deadline = datetime.datetime.fromisoformat(view["deadline_at"])
     assert deadline - moved_clock.now >= left_when_gone
+    week.append((moved_clock.now, f"Sydney back early; the phase still ends {deadline:%a %H:%M}"))
 
     # --- the time bank: the missed deadline draws on Sydney's six hours before the game moves on -----------------
     moved_clock.at(deadline + MINUTE)
@@ -228,6 +235,11 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
     banks = {p["username"]: p["time_bank_seconds"] for p in view["players"]}
     assert banks == {user.username: (4 if user == sydney else 6) * 3600 for user in users}  # the table sees every bank
     assert not player(view, sydney.username)["absent"]
+    week.append((deadline, "Sydney misses it: six hours of bank"))
+    week.append((deadline + 2 * H, "Sydney submits, two hours into the bank (four left); the vote begins"))
+    print("\nA week at one table (UTC):")  # the closing note's timeline (pytest -s)
+    for moment, what in sorted(week, key=lambda event: event[0]):
+        print(f"  {moment:%a %d %b %H:%M}  {what}")
 
     # --- a player's public record -----------------------------------------------------------------------------
     record = creator.get(f"/players/{sydney.username}")
