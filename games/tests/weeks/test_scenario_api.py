@@ -140,7 +140,8 @@ def test_a_week_at_one_table(make_player, deck, moved_clock):
     assert first == first_free_minute(T0 + 24 * H, users) == datetime.datetime(2026, 3, 3, 11, 0, tzinfo=UTC)
     assert not any(clock.is_quiet(user, first) for user in users)
     assert clock.is_quiet(users[1], first - MINUTE)  # New York sleeps until then
-    week = [(T0, "the game starts; the race for the first clue waits on all four"), (first, "(the first clue's deadline, unused)")]
+    week = [(T0, "the game starts; the race for the first clue waits on all four")]
+    week.append((first, "(the first clue's deadline, outside every night: unused)"))
 
     # --- a nudge: refused too early, then sent once -----------------------------------------------------------
     nudged = []
