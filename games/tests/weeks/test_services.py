@@ -253,3 +253,12 @@ class TestAwayDays:
         game.refresh_from_db()
         assert game.deadline_at == back + datetime.timedelta(seconds=game.phase_seconds)
         assert not expire(game, now=now + 2 * DAY)  # not due
+
+
+def test_the_api_takes_a_whole_number_as_a_share_and_refuses_a_string(make_player, deck):
+    _user, client = make_player()
+    created = client.post("/games", {"seats": 4, "deck": deck.pk, "min_reliability": 1, "time_bank_hours": 0})
+    assert created.status_code == 201, created.content
+    game = Game.objects.get(pk=created.json()["id"])
+    assert (game.min_reliability, game.time_bank_seconds) == (1.0, 0)
+    assert client.post("/games", {"seats": 4, "deck": deck.pk, "min_reliability": "0.5"}).status_code == 400
