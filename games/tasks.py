@@ -18,6 +18,7 @@ from django.utils import timezone
 from games.models import Game
 from games.services.games import game_expire, game_holds_expire
 from outbox.services import task_queue
+from games.services.weeks import paused_games_sweep
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +100,12 @@ def live_countdowns_schedule(*, now: datetime, within: timedelta) -> int:
 
 @shared_task(name="games.expire_due_games", ignore_result=True)
 def expire_due_games() -> int:
-    """Beat, every FABULA_EXPIRY_INTERVAL_SECONDS: due phases, and rematches' held seats whose time is up."""
+    """Beat, every FABULA_EXPIRY_INTERVAL_SECONDS: due phases, rematches' held seats whose time is up, and paused
+    games that end (or whose table is told so, a day before)."""
     now = timezone.now()
     expired = games_expire_due(now=now)
     holds_expire_due(now=now)
+    paused_games_sweep(now=now)
     live_countdowns_schedule(now=now, within=timedelta(seconds=settings.FABULA_EXPIRY_INTERVAL_SECONDS))
     return expired
 

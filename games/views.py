@@ -35,6 +35,7 @@ from .services.games import (
     game_rematch,
     game_start,
 )
+from .services.weeks import nudge_send
 
 
 def _is_htmx(request) -> bool:
@@ -126,6 +127,8 @@ def create(request):
                     phase_seconds=data["phase_hours"] * 3600,
                     visibility=data["visibility"],
                     options=kind.options_from_form(options_form),
+                    time_bank_hours=data["time_bank_hours"],
+                    min_reliability=None if data["min_reliability"] is None else data["min_reliability"] / 100,
                 )
             except GameError as error:
                 form.add_error(None, error.message)
@@ -287,6 +290,22 @@ def act(request, game_id: int):
         return _after_action(request, game_id, error)
     success = RESIGNED if action.type == "resign" else kind.success_messages.get(action.type)
     return _after_action(request, game_id, success=success)
+
+
+@login_required
+@require_POST
+def nudge(request, game_id: int):
+    """The game page's "Nudge" button (issue 38): remind a player the game waits for."""
+    try:
+        seat = int(request.POST.get("seat", ""))
+    except ValueError:
+        seat = -1
+    try:
+        nudge_send(game_id=game_id, user=request.user, seat=seat, now=timezone.now())
+    except GameError as error:
+        _hide_unseen(request, game_id, error)
+        return _after_action(request, game_id, error)
+    return _after_action(request, game_id, success=_("Nudged: they are told you are waiting."))
 
 
 @require_GET

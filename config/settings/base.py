@@ -71,7 +71,13 @@ INSTALLED_APPS = [
 
 # API routers of apps beside the games core, added after the core's own (dotted paths):
 # the core does not import these apps.
-FABULA_API_ROUTERS = ["chat.api.router", "bots.api.router", "notifications.api.router"]
+FABULA_API_ROUTERS = [
+    "chat.api.router",
+    "bots.api.router",
+    "notifications.api.router",
+    "notifications.me_api.router",
+    "stats.api.router",
+]
 
 # The kind of game a new game is when none is chosen (the API's default too).
 FABULA_DEFAULT_KIND = "storyteller"
@@ -88,6 +94,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.TimeZoneMiddleware",  # every time on the pages in the viewer's zone (issue 38)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The API's 405 and 415 in its error format (before its views, after the CSRF check as any view)
@@ -396,6 +403,14 @@ FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
 # "Play again": how long a rematch holds a seat for each player of the old table (games.services.games).
 FABULA_REMATCH_HOLD_SECONDS = env.int("FABULA_REMATCH_HOLD_SECONDS", default=48 * 3600)
+# Across weeks (issue 38). A player sits in at most this many asynchronous games at once (open or in play):
+# another create or join is 409 "too_many_games" (games.services.admission).
+FABULA_ASYNC_GAMES_MAX = env.int("FABULA_ASYNC_GAMES_MAX", default=50)
+# Each player's time bank in an asynchronous game when its creator does not choose one (0-72 hours).
+FABULA_TIME_BANK_HOURS_DEFAULT = env.int("FABULA_TIME_BANK_HOURS_DEFAULT", default=24)
+# A game paused for too few players present ends as abandoned after this long unless someone acts; the table is
+# told a day before (games.services.weeks.paused_games_sweep).
+FABULA_PAUSED_GAME_ENDS_SECONDS = env.int("FABULA_PAUSED_GAME_ENDS_SECONDS", default=7 * 24 * 3600)
 # A player's own decks (storyteller.services.own_decks): at most this many cards, and bytes of pictures as
 # stored (re-encoded at card size), over all their decks; beyond either, an upload is 409 "quota".
 FABULA_OWN_CARDS_MAX = env.int("FABULA_OWN_CARDS_MAX", default=300)

@@ -18,7 +18,7 @@ from games.models import Game, Move, Seat, SeatHold
 from games.selectors.games import game_remember, seats_of
 from games.selectors.timeouts import note_no_timeouts
 
-from . import events
+from . import admission, events, timekeeping
 from .errors import GameError, from_rule_error
 from .locking import game_lock
 
@@ -51,8 +51,12 @@ def game_create(
     phase_seconds: int | None = None,
     visibility: str = Game.Visibility.PUBLIC,
     options: dict | None = None,
+    time_bank_hours: int | None = None,
+    min_reliability: float | None = None,
 ) -> Game:
-    """A new game with its creator in the first seat; ``options`` are the kind's own."""
+    """A new game with its creator in the first seat; ``options`` are the kind's own. ``time_bank_hours``: each
+    player's time bank in an asynchronous game (0-72, default 24); ``min_reliability``: the least share of games
+    finished (0-1) a player with 5 counted games needs to join (``games.services.admission``)."""
     spec = kind_get(kind or settings.FABULA_DEFAULT_KIND)
     if not isinstance(max_seats, int) or not spec.min_seats <= max_seats <= spec.max_seats:
         raise GameError(
@@ -73,6 +77,9 @@ def game_create(
     if not isinstance(options, (dict, type(None))):
         raise GameError("bad_options", _("Game options must be an object."), "invalid")
     options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator, visibility=visibility)
+    time_bank_seconds = admission.time_bank_seconds_of(time_bank_hours)
+    min_reliability = admission.min_reliability_of(min_reliability)
+    admission.async_games_cap_check(user=creator, pace=pace)
     with transaction.atomic():
         game = Game.objects.create(
             kind=spec.slug,
@@ -82,6 +89,8 @@ def game_create(
             visibility=visibility,
             creator=creator,
             options=options,
+            time_bank_seconds=time_bank_seconds,
+            min_reliability=min_reliability,
         )
         Seat.objects.create(game=game, user=creator, position=0, colour=creator.colour)
         events.game_changed(game=game, user_ids=[creator.pk], lobby=visibility == Game.Visibility.PUBLIC)
@@ -122,6 +131,8 @@ def game_join(
             raise GameError("not_open", _("This game is no longer taking players."))
         if len(seats) >= game.max_seats:
             raise GameError("game_full", _("This game is full."))
+        admission.async_games_cap_check(user=user, pace=game.pace)
+        admission.reliability_check(user=user, game=game, now=now)
         held = [hold for hold in holds if hold.declined_at is None]
         if mine is None and len(seats) + len(held) >= game.max_seats:
             raise GameError("seat_held", SEAT_HELD, "forbidden")
@@ -353,6 +364,7 @@ def _start(game: Game, *, now: datetime) -> None:
     game.status = Game.Status.ACTIVE
     # The table closes at the seats taken: the game is as big as its players.
     game.max_seats = seated
+    timekeeping.banks_fill(game)
     _persist(game, spec, before=None, after=state, now=now)
 
 
@@ -449,6 +461,8 @@ def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
             phase_seconds=old.phase_seconds,
             visibility=spec.visibility_for(options, visibility=old.visibility, creator_id=user.pk),
             options=options,
+            time_bank_hours=old.time_bank_seconds // 3600,
+            min_reliability=old.min_reliability,
         )
         others = [seat.user for seat in seats if seat.user_id != user.pk and seat.user.deleted_at is None]
         held = [other for other in others if not other.is_bot and other.is_active]
@@ -490,10 +504,40 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
             return False
         spec = game.game_kind
         before = spec.engine.from_dict(game.state)
+        seats = seats_of(game, with_users=True)
+        if timekeeping.expiry_deferred(game, spec, before, seats, now=now):  # someone away; the late players' banks
+            return False
         after = spec.expire(before, rng=secrets.SystemRandom(), now=now)
-        seats = list(game.seats.all())
         _record_timeouts(game, seats, before, spec.timeout_outcomes(before))
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
+    return True
+
+
+def game_pause_end(*, game_id, now: datetime | None = None) -> bool:
+    """A game paused for too few players present since FABULA_PAUSED_GAME_ENDS_SECONDS ago, where nobody acted
+    since, ends as abandoned: the absent players resign (a ``Move`` each, ``by_timeout``), as the rules end a
+    game with too few players left, and nothing of it is rated. Idempotent: a game no longer paused, or paused
+    anew since (someone acted), is left as it is. Returns whether it ended the game."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        ends_at = timekeeping.pause_ends_at(game)
+        if game.status != Game.Status.ACTIVE or ends_at is None or ends_at > now:
+            return False
+        spec = game.game_kind
+        before = spec.engine.from_dict(game.state)
+        seats = seats_of(game, with_users=True)
+        state, rng = before, secrets.SystemRandom()
+        present = set(spec.engine.present_seats(before))
+        for seat in seats:
+            if str(state.phase) == "finished":
+                break
+            if seat.position not in present and not seat.has_resigned:
+                state = spec.apply(state, seat=seat.position, action={"type": "resign"}, rng=rng, now=now)
+                _record_move(game, seat, before, {"type": "resign", "why": "paused"}, by_timeout=True)
+        if str(state.phase) != "finished":  # cannot be: paused is too few present, and the absent are gone
+            return False
+        _persist(game, spec, before=before, after=state, now=now, seats=seats, abandon=True)
     return True
 
 
@@ -518,6 +562,10 @@ PLAYED_FIELDS = (
     "deadline_at",
     "is_paused",
     "abandoned",
+    "phase_started_at",
+    "bank_since_at",
+    "paused_since_at",
+    "pause_warned_at",
 )
 
 
@@ -589,16 +637,21 @@ def _persist(
     after,
     now: datetime,
     seats: list[Seat] | None = None,
+    abandon: bool = False,
 ) -> None:
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
     ``before`` is None at the game's start, which changes more of the game than a move does: the whole row
     is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE written out once (config.prepared).
-    ``seats``: the game's seats as the caller read them under the lock, if it did."""
+    ``seats``: the game's seats as the caller read them under the lock, if it did. ``abandon``: the game ends as
+    abandoned whatever was scored (a paused game nobody came back to)."""
     engine = spec.engine
     deadline_before = game.deadline_at
     finished = str(after.phase) == "finished"
     paused = (not finished) and engine.is_paused(after)
+    if game.bank_since_at is not None:  # late players acted while their banks ran: they pay what they used
+        seats = seats if seats is not None else list(game.seats.all())
+        timekeeping.banks_settle(game, spec, before=before, after=after, seats=seats, now=now)
     game.state = engine.to_dict(after)
     game.round = after.round
     game.phase = str(after.phase)
@@ -607,13 +660,17 @@ def _persist(
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.deadline_at = None
-        game.abandoned = not spec.round_scored(after)
+        game.abandoned = abandon or not spec.round_scored(after)
     elif paused:
         game.deadline_at = None
     elif (
         before is None or game.is_paused or spec.phase_key(before) != spec.phase_key(after) or game.deadline_at is None
     ):
-        game.deadline_at = now + timedelta(seconds=game.phase_seconds)
+        seats = timekeeping.with_users(game, seats)
+        game.deadline_at = timekeeping.new_phase_deadline(game, spec, after, seats, now=now)
+        game.phase_started_at = now
+        game.bank_since_at = None
+    timekeeping.pause_noted(game, paused=paused, now=now)
     game.is_paused = paused
     if before is None:
         game.save()

@@ -73,6 +73,8 @@ EXCLUDED = {
     "games:rematch": "POST only",
     "games:decline": "POST only (a held seat's Decline button, in My games and on the rematch's page)",
     "games:open_seats": "POST only (the creator's button on the rematch's page)",
+    "games:nudge": "POST only (the game page's Nudge button, back to the game)",
+    "accounts:time": "POST only (the profile page's Your time form, back to the profile)",
     "storyteller:clue_media_create": "POST only, answers JSON",
     "storyteller:clue_media_file": "a clue's picture or recording file",
     "storyteller:card_report": "POST only: the game page's report form, back to the game",

@@ -5,6 +5,7 @@ Every answer must parse into the generated models and give back the same JSON
 (``to_dict``): the document describes each key the API sends, and nothing else.
 """
 
+import datetime
 import importlib
 import io
 import json
@@ -248,6 +249,24 @@ def test_three_generated_clients_play_a_whole_game_of_storyteller(generated, kee
     assert guest.call(mute, client=guest.client, game_id=early.id).parsed.muted is True
     unmute = operation("notifications", "game_mute_remove")
     assert guest.call(unmute, client=guest.client, game_id=early.id).parsed.muted is False
+
+    # Across weeks (issue 38): one's own time and away days, a nudge (not of oneself), a player's public record.
+    def me(player, name, **kwargs):
+        return player.call(operation("me", name), client=player.client, **kwargs)
+
+    assert me(guest, "me_get").parsed.time_zone == "UTC"
+    quiet = models.MePatchMePatchInQuietHoursIn(start="22:00", end="06:00")
+    body = models.MePatchMePatchIn(time_zone="Europe/Paris", quiet_hours=quiet)
+    changed = me(guest, "me_patch", body=body).parsed
+    assert (changed.time_zone, changed.quiet_hours.start, changed.quiet_hours.end) == ("Europe/Paris", "22:00", "06:00")
+    until = datetime.datetime.now(datetime.UTC).replace(microsecond=0) + datetime.timedelta(days=2)
+    assert me(guest, "me_away_set", body=models.MeAwaySetAwayIn(until=until)).parsed.away.until == until
+    assert me(guest, "me_away_clear").parsed.away is None
+    own_seat = guest.games("games_nudge", game_id=early.id, body=models.NudgeIn(seat=0))
+    assert own_seat.status_code == 400 and own_seat.parsed.error.code == "not_waiting"
+    players_detail = operation("players", "players_detail")
+    record = guest.call(players_detail, client=guest.client, username=host.username).parsed
+    assert record.username == host.username and record.reliability.finished_share is None
 
     # A deck of one's own: made, a picture uploaded as multipart, described, moved, shared, listed, emptied.
     def decks(player, name, **kwargs):
