@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services.games import game_expire, game_holds_expire
-from outbox.services import task_queue
 from games.services.weeks import paused_games_sweep
+from outbox.services import task_queue
 
 log = logging.getLogger(__name__)
 
