@@ -306,7 +306,7 @@ def games_nudge(request, game_id: int, payload: NudgeIn):
     during their quiet hours. 400 `not_waiting` for a seat the game does not wait for (or your own); 409
     `too_early` before half of the phase has run, `already_nudged` when that player was nudged in this phase;
     403 for a non-player."""
-    rate_hit("actions", str(request.auth.pk))
+    rate_hit("actions", request)
     nudge = nudge_send(game_id=game_id, user=request.user, seat=payload.seat, now=timezone.now())
     return Status(201, {"game": nudge.game_id, "seat": payload.seat, "nudged_at": nudge.created_at.isoformat()})
 
