@@ -320,7 +320,7 @@ def test_a_week_in_the_life_of_one_table(vapid, push_service, django_capture_on_
         assert {note.user_id for note in told} == {user.pk for user in people.values()}
         assert {note.created_at for note in told} == {paused_since + 6 * DAY}
 
-    # --- what reached whom ---------------------------------------------------------------------------------------------
+    # --- what reached whom ---------------------------------------------------------------------------------------
     week.print()
     to = {name: [what for _when, who, what in week.deliveries if who == name] for name in people}
     letters = [when for when, who, what in week.deliveries if who == "Paris" and what.startswith("email: Fabula today")]
