@@ -331,6 +331,10 @@ def test_a_week_in_the_life_of_one_table(vapid, push_service, django_capture_on_
     assert not any("Your turn" in what for what in to["Paris"])  # one letter a day instead
     assert any("is waiting for your clue" in what or "waiting for" in what for what in to["Tokyo"])
     assert "push" in to["NewYork"]
+    # Every reminder comes a quarter of the phase (here at most six hours) before the deadline in force, even one
+    # that moved for Sydney away.
+    reminders = [what for _when, _who, what in week.deliveries if "Reminder:" in what]
+    assert reminders and not any("day" in what for what in reminders), reminders
     assert any("abandoned" in what for what in to["NewYork"])
     (last_letter,) = [m for m in mail.outbox if m.to == [paris.email]][-1:]
     assert last_letter.subject.startswith("Fabula today") and "Ended since your last letter" in last_letter.body
