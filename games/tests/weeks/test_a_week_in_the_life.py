@@ -270,6 +270,8 @@ def test_a_week_in_the_life_of_one_table(vapid, push_service, django_capture_on_
         )
         a.refresh_from_db()
         assert a.deadline_at == at(4, 21) and a.deadline_at - back >= left  # 13 hours left, from the return
+        shown = {p["username"]: p["away_until"] for p in view_for(a, paris)["players"]}
+        assert shown["sydney"] == back.isoformat() and shown["tokyo"] is None  # the table sees it
         week.run_until(at(1, 13))
         week.act("A: Tokyo hands in a card", lambda: play(a, tokyo, week.now))
         week.run_until(at(2, 14))
@@ -290,6 +292,7 @@ def test_a_week_in_the_life_of_one_table(vapid, push_service, django_capture_on_
         week.act("A: Sydney hands in a card, two hours into the bank", lambda: play(a, sydney, week.now))
         banks = dict(Seat.objects.filter(game=a).values_list("user__username", "time_bank_seconds"))
         assert banks == {"paris": 6 * 3600, "newyork": 6 * 3600, "tokyo": 6 * 3600, "sydney": 4 * 3600}
+        week.log("  banks at the table: " + ", ".join(f"{n} {sec // 3600}h" for n, sec in banks.items()))
         assert not Move.objects.filter(game=a, by_timeout=True).exists()
 
         # --- the weekend: the vote, a new round --------------------------------------------------------------------
