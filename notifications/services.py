@@ -129,6 +129,14 @@ def notify_game_ending(*, game: Game, ends_at: datetime, user_ids: list[int], no
     Notice.objects.bulk_create(Notice(user_id=user_id, due_at=now, **fields) for user_id in user_ids)
 
 
+def notify_deadline_moved(*, game: Game, now: datetime) -> None:
+    """The phase's deadline moved with no change of its state (a player away, a bank drawn on): the reminders not
+    yet sent follow it (a quarter of the phase before the new deadline)."""
+    Turn.objects.filter(seat__game=game, closed_at__isnull=True, reminded_at__isnull=True).update(
+        remind_at=_remind_at(game)
+    )
+
+
 def unread_count(*, user) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 

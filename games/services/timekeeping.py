@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from games import deadlines, kinds
+from games import deadlines, kinds, signals
 from games.models import Game, Seat
 from games.selectors.games import seats_of
 
@@ -88,7 +88,7 @@ def expiry_deferred(game: Game, spec: kinds.GameKind, state, seats: list[Seat], 
     if deadlines.away_until(people, now) is not None:
         length = timedelta(seconds=game.phase_seconds)
         game.bank_since_at = None  # no bank is spent while the table waits for someone away
-        return _deadline_moved(game, seats, deadlines.phase_deadline(now=now, length=length, people=people))
+        return _deadline_moved(game, seats, deadlines.phase_deadline(now=now, length=length, people=people), now)
     if game.bank_since_at is not None:  # the banks ran out too: each late player has spent what the wait lasted
         _bank_draw(waiting, game.deadline_at - game.bank_since_at)
         game.bank_since_at = None
@@ -102,13 +102,14 @@ def expiry_deferred(game: Game, spec: kinds.GameKind, state, seats: list[Seat], 
         _bank_draw(waiting, deadline - since)
         return False
     game.bank_since_at = since
-    return _deadline_moved(game, seats, deadline)
+    return _deadline_moved(game, seats, deadline, now)
 
 
-def _deadline_moved(game: Game, seats: list[Seat], deadline: datetime) -> bool:
+def _deadline_moved(game: Game, seats: list[Seat], deadline: datetime, now: datetime) -> bool:
     game.deadline_at = deadline
     game.version += 1
     game.save(update_fields=["deadline_at", "bank_since_at", "version"])
+    signals.deadline_moved.send(sender=Game, game=game, now=now)
     events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
     return True
 

@@ -100,6 +100,8 @@ def games_away_moved(*, user, until: datetime | None, previous: datetime | None,
                     fields += ["deadline_at", "bank_since_at"]
             game.version += 1
             game.save(update_fields=fields)
+            if "deadline_at" in fields:
+                signals.deadline_moved.send(sender=Game, game=game, now=now)
             events.game_changed(game=game, user_ids=[seat.user_id for seat in seats])
     return game_ids
 
