@@ -101,6 +101,7 @@ EXCLUDED = {
     "decks:card_alt": "POST only (a deck's page)",
     "decks:card_move": "POST only (a deck's page)",
     "decks:card_delete": "POST only (a deck's page)",
+    "decks:card_review": "POST only (a deck's page: ask for a review of a hidden card)",
     "^(?P<rest>.*)$": "the API's JSON answer to a path it does not know",
 }
 EXCLUDED_API_PAGES = {"api-v1:openapi-view"}  # in the excluded namespace, yet an HTML page: visited
