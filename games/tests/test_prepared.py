@@ -342,7 +342,8 @@ def test_a_statement_written_here_reads_as_any_other():
 def test_values_for_hand_written_sql_are_what_the_orm_writes():
     """``sql_values`` gives a datetime and JSON as the ORM's own field preparation does on this database: the rows
     a hand-written INSERT or UPDATE leaves read back equal, and compare in SQL as the ORM's own."""
-    from datetime import UTC, datetime, timedelta, timezone as fixed
+    from datetime import UTC, datetime, timedelta
+    from datetime import timezone as fixed
 
     from config.prepared import sql_values
 
