@@ -2,8 +2,10 @@
 
 What it replaces: nothing of uvicorn's code; it subclasses uvicorn's ``HttpToolsProtocol`` (not an
 extension point: uvicorn documents ``--http <module:class>`` but not the class's hooks) and adds to
-its parser callbacks (``on_url``, ``on_header``, ``on_message_begin``, ``on_headers_complete``,
-``data_received``, ``send_400_response``).
+its parser callbacks and connection hooks (``on_url``, ``on_header``, ``on_message_begin``,
+``on_headers_complete``, ``data_received``, ``send_400_response``, ``connection_made``, ``connection_lost``),
+reading only the protocol's unprefixed attributes ``loop``, ``transport``, ``cycle`` and ``url`` (public names,
+undocumented).
 
 What it buys: a hardening property that no public option gives with httptools, not speed.
 uvicorn with httptools reads request headers of any size into memory (10 MB of one
@@ -25,7 +27,7 @@ microseconds a request: under 0.1% of an action), h11 159.5 us (+110 us a reques
 action of four requests).
 
 Checked against: uvicorn 0.55.0, httptools 0.9.0 (pyproject: uvicorn<0.56, httptools<0.10;
-config/tests/fastpath/test_server.py starts the server as bin/run does and sends it over-long heads).
+config/tests/fastpath/test_server.py starts the server as bin/run does and sends it over-long and slow heads).
 
 Serve with ``uvicorn ... --http config.fastpath.server:BoundedHttpToolsProtocol`` (bin/run,
 docker-compose.yml, the Dockerfile). Nothing here imports Django.
