@@ -1,4 +1,4 @@
-"""config.origins: a live socket's handshake is taken from the site's own origin (scheme, host, port) or a listed one."""
+"""config.origins: a live socket is taken from the site's own origin (scheme, host, port) or a listed one."""
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
