@@ -39,6 +39,9 @@ CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str(
     "FABULA_SITE_URL", default=f"http://{env.str('HOST', default='127.0.0.1')}:{env.int('PORT', default=8000)}"
 ).rstrip("/")
+# Origins besides the site's own (its scheme, host and port) whose pages may open the live sockets, exactly
+# (config/origins.py): "https://games.example.org,http://127.0.0.1:8000". None by default.
+FABULA_SOCKET_ORIGINS = env.list("FABULA_SOCKET_ORIGINS", default=[])
 # Where the admin sits (config/urls.py): a path of its own makes it harder to find and guess at.
 FABULA_ADMIN_PATH = env.str("FABULA_ADMIN_PATH", default="admin/").strip("/") + "/"
 if FABULA_ADMIN_PATH == "/":
