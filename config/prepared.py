@@ -39,7 +39,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Model
 from django.db.transaction import TransactionManagementError
-from django.utils.dateparse import parse_datetime
+from django.utils.dateparse import parse_date, parse_datetime, parse_time
 
 from config.caches import register
 
@@ -159,7 +159,19 @@ def _conversion(field, alias: str, vendor: str):
         return functools.partial(_aware, _zone(alias))
     if kind == "BooleanField":
         return None if vendor in TYPED else _bool
+    if kind == "TimeField":  # SQLite keeps "HH:MM[:SS[.ffffff]]" text (a person's quiet hours)
+        return None if vendor in TYPED else _time
+    if kind == "DateField":
+        return None if vendor in TYPED else _date
     raise TypeError(f"a prepared read does not convert {model_label(field)}, a {kind}: add its conversion here")
+
+
+def _time(value, connection):
+    return value if isinstance(value, datetime.time) else parse_time(value)
+
+
+def _date(value, connection):
+    return value if isinstance(value, datetime.date) else parse_date(value)
 
 
 def _zone(alias: str):

@@ -374,12 +374,24 @@ def test_a_prepared_read_refuses_a_field_it_cannot_convert():
 
     from config.prepared import _conversion
 
-    on = models.DateField()  # no model of the site has one yet: a prepared read of one must say so
+    on = models.DurationField()  # no model of the site has one yet: a prepared read of one must say so
     on.set_attributes_from_name("on")
     on.model = Game
     with pytest.raises(TypeError, match="games.Game.on"):
         _conversion(on, "default", "sqlite")
     assert _conversion(Game._meta.get_field("id"), "default", "sqlite") is None
+
+
+def test_a_prepared_read_gives_a_persons_quiet_hours_as_times():
+    import datetime
+
+    from accounts.models import User
+    from config.prepared import _conversion
+
+    start = User._meta.get_field("quiet_hours_start")
+    assert _conversion(start, "default", "sqlite")("23:00:00", None) == datetime.time(23, 0)
+    assert _conversion(start, "default", "sqlite")(datetime.time(7, 30), None) == datetime.time(7, 30)
+    assert _conversion(start, "default", "postgresql") is None  # psycopg gives a time already
 
 
 def test_a_prepared_update_takes_an_instance_only_of_the_related_model():
