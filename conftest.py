@@ -129,6 +129,10 @@ SLOW_TESTS = (
     "think_alike/tests/grouping/test_group_answers_command.py::test_with_the_process_standard_input_and_output",
     # Celery workers started against stalling push services, on each broker (17 s each)
     "notifications/tests/test_tasks.py::test_stalling_push_services_delay_neither_other_pushes_nor_deadlines",
+    "outbox/tests/test_broker_down_server.py",  # a server with its broker gone; a worker and beat sweeping (20 s each)
+    # 48 megapixels encoded as HEIC (x265, some 10 s); four 7000 x 7000 uploads at once against a real server
+    "storyteller/tests/test_picture_decoding.py::test_a_48_megapixel_heic_from_a_phone_becomes_a_card",
+    "storyteller/tests/test_picture_decoding.py::test_four_7000_square_webps_at_once_leave_the_web_process_within",
 )
 
 

@@ -1,7 +1,9 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import clock
 from .models import User
 from .selectors import name_taken
 from .text import TextRefused, text_clean
@@ -14,9 +16,22 @@ class SignUpForm(UserCreationForm):
         label=_("Email"), required=True, help_text=_("For password resets and, if you want, turn reminders.")
     )
 
+    # Filled by the browser (accounts/static/js/time-zone.js): its IANA zone; anything else is UTC.
+    time_zone = forms.CharField(
+        required=False, max_length=64, widget=forms.HiddenInput(attrs={"data-browser-time-zone": ""})
+    )
+
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_time_zone(self):
+        name = self.cleaned_data.get("time_zone") or ""
+        return name if clock.is_zone_name(name) else "UTC"
+
+    def save(self, commit=True):
+        self.instance.time_zone = self.cleaned_data.get("time_zone") or "UTC"
+        return super().save(commit=commit)
 
     def clean_username(self):
         username = super().clean_username()
@@ -83,3 +98,47 @@ class AccountDeleteForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
         return password
+
+
+class TimeForm(forms.Form):
+    """Your time (issue 38): the time zone, quiet hours (or none), and away until (or not)."""
+
+    time_zone = forms.CharField(
+        label=_("Time zone"),
+        max_length=64,
+        help_text=_("An IANA name such as Europe/Paris: every time on the pages and in emails is shown in it."),
+    )
+    quiet = forms.BooleanField(
+        label=_("Quiet hours"),
+        required=False,
+        help_text=_("No push or email reaches you then, and no deadline of an asynchronous game ends in them."),
+    )
+    quiet_start = forms.TimeField(label=_("Quiet from"), required=False, widget=forms.TimeInput(attrs={"type": "time"}))
+    quiet_end = forms.TimeField(label=_("Quiet until"), required=False, widget=forms.TimeInput(attrs={"type": "time"}))
+    away_until = forms.DateTimeField(
+        label=_("Away until"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_(
+            "In your asynchronous games, a phase waiting on you does not run out while you are away: at most 30 days "
+            "at once and 60 in a year. Leave it empty when you are back."
+        ),
+    )
+
+    def clean_time_zone(self):
+        name = self.cleaned_data["time_zone"].strip()
+        if not clock.is_zone_name(name):
+            raise forms.ValidationError(
+                _("That is not a time zone name such as Europe/Paris or America/New_York."), code="bad_time_zone"
+            )
+        return name
+
+    def clean(self):
+        data = super().clean()
+        if data.get("away_until") is not None and data.get("time_zone"):
+            # The wall time typed is read in the zone chosen in the same form (the page's may be the old one).
+            naive = timezone.make_naive(data["away_until"])
+            data["away_until"] = timezone.make_aware(naive, clock.zone(data["time_zone"]))
+        if data.get("quiet") and (data.get("quiet_start") is None or data.get("quiet_end") is None):
+            raise forms.ValidationError(_("Give the start and the end of your quiet hours."), code="bad_quiet_hours")
+        return data

@@ -114,3 +114,24 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class AwayPeriod(models.Model):
+    """A time a person said they were away (issue 38): "away until" at most 30 days at once and 60 days in any
+    365 (``accounts.services.away_set``). One row per period; a period ended early keeps the time it lasted."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="away_periods")
+    starts_at = models.DateTimeField()
+    until_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["user", "-starts_at"]
+        indexes = [models.Index(fields=["user", "-until_at"], name="away_user_until_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(until_at__gte=models.F("starts_at")), name="away_ends_after_start"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} away {self.starts_at} - {self.until_at}"

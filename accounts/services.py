@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from config.prepared import prepared
 
@@ -23,6 +24,20 @@ TOKEN_PREFIX = "fab_"
 TOKEN_MAX_LENGTH = 200
 # A token's last use is written at most this often, not on every request.
 LAST_USED_PRECISION = timedelta(minutes=1)
+# Live tokens one account may hold at once (its rates count all of them together anyway: games.api.limits).
+TOKENS_MAX = 10
+
+
+class TokenLimitReached(Exception):
+    """The account holds ``TOKENS_MAX`` tokens already: one must be revoked before another is made."""
+
+    def __init__(self):
+        self.message = ngettext(
+            "You have %(count)d API tokens, the most an account may hold: revoke one you no longer use first.",
+            "You have %(count)d API tokens, the most an account may hold: revoke one you no longer use first.",
+            TOKENS_MAX,
+        ) % {"count": TOKENS_MAX}
+        super().__init__(self.message)
 
 
 def token_hash(raw: str) -> str:
@@ -30,14 +45,21 @@ def token_hash(raw: str) -> str:
 
 
 def token_create(*, user, name: str) -> tuple[ApiToken, str]:
-    """Make a token for ``user``; returns it and its secret, which is never stored and shown only now."""
+    """Make a token for ``user``; returns it and its secret, which is never stored and shown only now.
+
+    Raises ``TokenLimitReached`` when the account holds ``TOKENS_MAX`` already (counted under the user row's
+    lock, so that two requests at once cannot both make the last one)."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(
-        user=user,
-        name=(name or "").strip()[:60],
-        key_hash=token_hash(raw),
-        prefix=raw[: len(TOKEN_PREFIX) + 4],
-    )
+    with transaction.atomic():
+        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+        if ApiToken.objects.filter(user_id=user.pk).count() >= TOKENS_MAX:
+            raise TokenLimitReached
+        token = ApiToken.objects.create(
+            user=user,
+            name=(name or "").strip()[:60],
+            key_hash=token_hash(raw),
+            prefix=raw[: len(TOKEN_PREFIX) + 4],
+        )
     return token, raw
 
 

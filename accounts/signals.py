@@ -25,3 +25,8 @@ account_deleting = Signal()
 # holds it. Every cache that holds names must let go of the old one in every process: the games move on
 # the versions their views are cached under.
 account_shown_changed = Signal()
+
+# A person said they are away until a moment, or that they are back (issue 38): user, until (None: back),
+# previous (the away-until before the change, or None), now. Sent inside the transaction that saved it; the games
+# move the deadlines of the phases waiting on them (a phase does not run out while they are away).
+away_changed = Signal()

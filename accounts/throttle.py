@@ -10,6 +10,15 @@ second, higher count of an account's failures from anywhere (``login-account``, 
 cache as the other rates). Sign-up and reset rates are counted in the cache; if the
 cache cannot be reached, the request goes through and the failure is logged: a rate is
 not worth an outage.
+
+Password spraying (one address trying a few passwords on many accounts) is slowed per address, while
+a neighbour at that address who knows their password still gets in: failed log-ins from one address,
+every account together, are counted (``login-address``). Past that count the address is *sprayed* for
+the rest of the window, and there every attempt's password is still checked first: the right one gets
+in as ever, a wrong one answers the same 429 a lockout does (with its Retry-After), so that wrong and
+"not even tried" cannot be told apart; and an account that has failed ``login-address-account`` times
+from a sprayed address is refused there without its password being checked, so each account gets
+a few guesses an hour from that address instead of axes' 20 every cool-off (docs/security.md).
 """
 
 import functools
@@ -40,6 +49,10 @@ DEFAULT_RATES = {
     # Failed log-ins of one account from every address together: far above what its owner mistypes,
     # far below what guessing a password needs (axes counts each account and address by itself).
     "login-account": "100/h",
+    # Failed log-ins from one address, every account together: past it the address is sprayed (see above).
+    "login-address": "30/h",
+    # Failed log-ins of one account from one address: past it, while the address is sprayed, refused unchecked.
+    "login-address-account": "3/h",
 }
 
 
@@ -67,14 +80,18 @@ def hit(request, scope: str, value: str) -> int | None:
 
 
 def throttled(scope: str, *, fields: tuple[str, ...] = ()):
-    """A view's POSTs limited per address (``<scope>-address``) and per value of each of ``fields``
-    (``<scope>-account``): past a rate it answers 429 with the page that says how long to wait."""
+    """A view's POSTs limited per address (``<scope>-address``; a signed-in user's per account too, at the same
+    rate, whatever address or session it comes from) and per value of each of ``fields`` (``<scope>-account``):
+    past a rate it answers 429 with the page that says how long to wait."""
 
     def decorator(view):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
             if request.method == "POST":
                 waits = [hit(request, f"{scope}-address", client_address(request) or "unknown")]
+                user = getattr(request, "user", None)
+                if user is not None and user.is_authenticated:  # and the account's, from every address together
+                    waits.append(hit(request, f"{scope}-address", f"user:{user.pk}"))
                 for field in fields:
                     value = fold(request.POST.get(field, ""))
                     if value:
@@ -94,10 +111,57 @@ def LOCKED_OUT() -> str:  # noqa: N802 (a message, in the language of the reques
 
 
 def login_failed(sender, credentials=None, request=None, **kwargs) -> None:
-    """Count a failed log-in of an account from anywhere (Django's ``user_login_failed``)."""
+    """Count a failed log-in of an account from anywhere, and from its address (Django's ``user_login_failed``)."""
+    if request is None:
+        return
+    request.fabula_login_failed = True  # read by ``sprayed_answer``
     username = login_username(request, credentials)
-    if request is not None and username:
+    address = client_address(request) or "unknown"
+    hit(request, "login-address", address)
+    if username:
         hit(request, "login-account", username)
+        hit(request, "login-address-account", f"{address} {username}")
+
+
+def _usage(request, scope: str, value: str) -> dict | None:
+    """The count of ``value`` in ``scope`` (not counting this look), or None if the cache cannot be reached."""
+    try:
+        return get_usage(
+            request, group=f"accounts.{scope}", key=lambda _group, _request: value, rate=rate(scope), increment=False
+        )
+    except Exception:
+        logger.warning("The rate store is unreachable: %s is not limited for now.", scope, exc_info=True)
+        return None
+
+
+def address_sprayed(request) -> int | None:
+    """The seconds its window has left if the request's address has failed ``login-address`` log-ins, else None.
+
+    Asked before the password is checked: the answer decides what a wrong one gets (``sprayed_answer``)."""
+    usage = _usage(request, "login-address", client_address(request) or "unknown")
+    if usage is None or usage["count"] < usage["limit"]:
+        return None
+    return max(int(usage["time_left"]), 1)
+
+
+def sprayed_account(request, username: str, sprayed: int | None) -> int | None:
+    """At a sprayed address, the seconds to wait if this account has failed there ``login-address-account``
+    times: refused without its password being checked. Else None."""
+    if sprayed is None or not username:
+        return None
+    address = client_address(request) or "unknown"
+    usage = _usage(request, "login-address-account", f"{address} {fold(username)[:255]}")
+    if usage is None or usage["count"] < usage["limit"]:
+        return None
+    return max(int(usage["time_left"]), sprayed)
+
+
+def sprayed_answer(request, sprayed: int | None) -> int | None:
+    """After the password was checked: at a sprayed address, the seconds a failed log-in is told to wait (it is
+    answered as a lockout is); None for a right password, or at any other address."""
+    if sprayed is None or not getattr(request, "fabula_login_failed", False):
+        return None
+    return sprayed
 
 
 def account_guessed(request, username: str) -> int | None:
@@ -119,15 +183,23 @@ def account_guessed(request, username: str) -> int | None:
 
 
 def login_guarded(view):
-    """The log-in view, answering 429 for an account guessed at from too many places (``login-account``)."""
+    """The log-in view, answering 429 for an account guessed at from too many places (``login-account``), and
+    at a sprayed address for a wrong password or an account guessed at there (``address_sprayed``)."""
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
-        username = request.POST.get("username", "") if request.method == "POST" else ""
-        wait = account_guessed(request, username) if username else None
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        username = request.POST.get("username", "")
+        sprayed = address_sprayed(request)
+        wait = (account_guessed(request, username) if username else None) or sprayed_account(request, username, sprayed)
         if wait is not None:
             return too_many(request, wait=wait, message=LOCKED_OUT())
-        return view(request, *args, **kwargs)
+        response = view(request, *args, **kwargs)
+        wait = sprayed_answer(request, sprayed)
+        if wait is not None:  # a wrong password at a sprayed address: answered as a lockout
+            return too_many(request, wait=wait, message=LOCKED_OUT())
+        return response
 
     return wrapper
 

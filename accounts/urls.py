@@ -9,6 +9,7 @@ app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("profile/time/", views.time_settings, name="time"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<id:token_id>/revoke/", views.token_delete, name="token_revoke"),
     path("data/", views.data_export, name="data_export"),

@@ -6,14 +6,24 @@ from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from .forms import AccountDeleteForm, ApiTokenForm, ProfileForm, SignUpForm
+from . import time as account_time
+from .forms import AccountDeleteForm, ApiTokenForm, ProfileForm, SignUpForm, TimeForm
 from .selectors import tokens_for_user
-from .services import account_delete, account_export, profile_save, token_create, token_revoke
+from .services import (
+    TOKENS_MAX,
+    TokenLimitReached,
+    account_delete,
+    account_export,
+    profile_save,
+    token_create,
+    token_revoke,
+)
 from .throttle import throttled
 
 
@@ -53,7 +63,50 @@ def profile(request):
         profile_save(form=form)
         messages.success(request, _("Your profile is saved."))
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(request, "accounts/profile.html", {"form": form, "time_form": _time_form(request.user)})
+
+
+def _time_form(user, data=None) -> TimeForm:
+    now = timezone.now()
+    until = user.away_until if user.away_until is not None and user.away_until > now else None
+    initial = {
+        "time_zone": user.time_zone,
+        "quiet": user.quiet_hours_start is not None and user.quiet_hours_end is not None,
+        "quiet_start": user.quiet_hours_start,
+        "quiet_end": user.quiet_hours_end,
+        "away_until": timezone.localtime(until) if until else None,
+    }
+    return TimeForm(data, initial=initial)
+
+
+@login_required
+@require_http_methods(["POST"])
+def time_settings(request):
+    """The profile page's "Your time": time zone, quiet hours, away (issue 38)."""
+    time_form = _time_form(request.user, request.POST)
+    if time_form.is_valid():
+        data = time_form.cleaned_data
+        quiet = (
+            {"start": data["quiet_start"].strftime("%H:%M"), "end": data["quiet_end"].strftime("%H:%M")}
+            if data["quiet"]
+            else None
+        )
+        try:
+            account_time.time_settings_save(
+                user=request.user,
+                time_zone=data["time_zone"],
+                quiet_hours=quiet,
+                away_until=data["away_until"],
+                now=timezone.now(),
+            )
+        except account_time.TimeError as error:
+            field = {"bad_time_zone": "time_zone", "bad_quiet_hours": "quiet_start"}.get(error.code, "away_until")
+            time_form.add_error(field, str(error.message))
+        else:
+            messages.success(request, _("Your time is saved."))
+            return redirect("accounts:profile")
+    form = ProfileForm(instance=request.user)
+    return render(request, "accounts/profile.html", {"form": form, "time_form": time_form}, status=400)
 
 
 @never_cache  # a new token's secret is on the page: no cache may keep it
@@ -64,12 +117,16 @@ def tokens(request):
     form = ApiTokenForm(request.POST or None)
     secret = None
     if request.method == "POST" and form.is_valid():
-        _token, secret = token_create(user=request.user, name=form.cleaned_data["name"])
-        form = ApiTokenForm()
+        try:
+            _token, secret = token_create(user=request.user, name=form.cleaned_data["name"])
+        except TokenLimitReached as refused:
+            form.add_error(None, refused.message)
+        else:
+            form = ApiTokenForm()
     return render(
         request,
         "accounts/tokens.html",
-        {"form": form, "tokens": tokens_for_user(user=request.user), "secret": secret},
+        {"form": form, "tokens": tokens_for_user(user=request.user), "secret": secret, "tokens_max": TOKENS_MAX},
     )
 
 

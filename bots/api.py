@@ -69,6 +69,6 @@ def games_bot_add(request, game_id: int):
     as with people. A game that is no longer open answers 409 `not_open`, a full one 409 `game_full`;
     a player who did not create the game, 403 `not_creator`.
     """
-    rate_hit("actions", str(request.auth.pk))
+    rate_hit("actions", request)
     game_bot_add(game_id=game_id, user=request.user, level=bot_options(request.body))
     return view_response(request, game_id, status=201)

@@ -7,11 +7,12 @@ re-reads the game and acts only if the game still waits for it in that phase, so
 task that comes late, twice or never changes nothing wrong: the phase's deadline
 still holds for a bot as for anyone.
 
-The task goes through the broker (Redis, or the embedded default's file-system broker)
-to the Celery worker, with the delay as its countdown. With tasks run where they are
-sent (``CELERY_TASK_ALWAYS_EAGER``, no worker), a timer thread of the process plays
-the turn after the same delay; if the process ends first, the phase's deadline still
-holds. The tests (``FABULA_BOTS_WAIT`` off) play bots at once instead, in the process
+The task goes through the outbox (``outbox.services.task_queue``: written with the move, sent
+after its commit, swept when the broker was down) and the broker (Redis, or the embedded
+default's file-system broker) to the Celery worker, with the delay as its countdown. With
+tasks run where they are sent (``CELERY_TASK_ALWAYS_EAGER``, no worker, no broker), a timer
+thread of the process plays the turn after the same delay; if the process ends first, the
+phase's deadline still holds. The tests (``FABULA_BOTS_WAIT`` off) play bots at once instead, in the process
 and the transaction's callbacks; there a bot's action would start the next bot's task
 inside its own, and a table of bots would play a whole game down one call stack: those
 tasks are queued and run one after the other by the outermost instead.
@@ -31,6 +32,7 @@ from django.dispatch import receiver
 from config.prepared import prepared
 from games import signals
 from games.models import Game
+from outbox.services import task_queue
 
 from .services import phase_key_json
 from .tasks import play_turn
@@ -83,18 +85,20 @@ def on_state_changed(sender, *, game, kind, seats, before, after, phase_key, **k
     rng = random.Random()
     for user_id in bot_ids:
         task = {"game_id": game.pk, "user_id": user_id, "phase_key": phase_key_json(phase_key)}
-        # Robust: a broker hiccup must not fail the move that made it the bot's turn (the deadline still holds).
-        transaction.on_commit(partial(_send, task, turn_delay(pace=game.pace, rng=rng)), robust=True)
+        countdown = turn_delay(pace=game.pace, rng=rng)
+        if _run_at_once():
+            transaction.on_commit(partial(_play_here, task, countdown), robust=True)
+        else:
+            # Through the outbox: a broker that is down delays the bot, never fails the move that made it its turn.
+            task_queue(task=play_turn, kwargs=task, countdown=countdown)
 
 
 def _run_at_once() -> bool:
     return bool(play_turn.app.conf.task_always_eager)
 
 
-def _send(task: dict, countdown: float) -> None:
-    if not _run_at_once():
-        play_turn.apply_async(kwargs=task, countdown=countdown)
-        return
+def _play_here(task: dict, countdown: float) -> None:
+    """No worker (tasks run where they are sent): the turn is played in this process."""
     if getattr(settings, "FABULA_BOTS_WAIT", True):
         timer = threading.Timer(countdown, _play_in_thread, kwargs={"task": task})
         timer.daemon = True  # a process that stops does not wait for bots: the deadline holds

@@ -110,7 +110,7 @@ def chat_say(request, game_id: int, payload: ChatIn):
     409 `chat_off` in a game played without chat; 400 `text_empty`, `text_too_long` or `bad_text`;
     429 past 20 messages a minute.
     """
-    rate_hit("chat", str(request.user.pk))
+    rate_hit("chat", request)
     message = chat_post(game_id=game_id, user=request.user, text=payload.text)
     return Status(201, _message_out(message))
 
@@ -140,7 +140,7 @@ def chat_mute_remove(request, game_id: int, username: str):
 )
 def chat_report_add(request, game_id: int, message_id: int, payload: ReportIn = Body(default_factory=ReportIn)):
     """Tell the admins about another player's message (once per message: 409 `already_reported`)."""
-    rate_hit("chat", str(request.user.pk))
+    rate_hit("chat", request)
     try:
         report = chat_report(game_id=game_id, user=request.user, message_id=message_id, reason=payload.reason)
     except GameError as error:

@@ -75,7 +75,7 @@ def _act(request, game_id: int, call, *, success=None, throttle: bool = True):
     game_get_for_viewer(game_id=game_id, user=request.user)  # 404 for a game they may not see
     try:
         if throttle:
-            rate_hit("chat", str(request.user.pk))
+            rate_hit("chat", request)
         call()
     except Throttled as exc:
         slow = _("You are writing too fast: wait a little and try again.")

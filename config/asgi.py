@@ -17,14 +17,15 @@ django_asgi_app = PooledThreadsASGIHandler(threads=settings.FABULA_WEB_THREADS)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.origins import SocketOrigins  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Only pages of the site's own origin (scheme, host and port) or a listed one: config/origins.py.
+        "websocket": SocketOrigins(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

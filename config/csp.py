@@ -9,13 +9,12 @@ middleware hand its answers to django-csp). So such an answer gets the headers d
 ``build_policy`` built once from the settings (kept until a CSP setting changes, as tests change them),
 honouring ``EXCLUDE_URL_PREFIXES`` and a header the view set itself; every other answer is django-csp's
 own middleware's, called as any middleware is. As django-csp, a nonce asked for after the header was
-written is refused (``CSPNonceError``). Only django-csp's public parts: the middleware,
+written is refused (``CSPNonceError``). Only django-csp's documented parts: the middleware,
 ``csp.utils.build_policy``, ``request.csp_nonce`` (false until a nonce is asked for) and its exception.
 """
 
 from csp.constants import HEADER, HEADER_REPORT_ONLY
 from csp.exceptions import CSPNonceError
-from csp.middleware import CheckableLazyObject
 from csp.middleware import CSPMiddleware as DjangoCSPMiddleware
 from csp.utils import build_policy
 from django.conf import settings
@@ -46,11 +45,23 @@ def _forget(*, setting, **kwargs) -> None:
         _KEPT.clear()
 
 
-def _too_late():
-    raise CSPNonceError(
-        "The 'csp_nonce' attribute is not available after the CSP header has been written. "
-        "Consider adjusting your MIDDLEWARE order."
-    )
+class NonceTooLate:
+    """What ``request.csp_nonce`` is once the header was written without a nonce: false, as django-csp's nonce not
+    asked for, and refused (``CSPNonceError``) when it is read as text, as django-csp's own after its header."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        raise CSPNonceError(
+            "The 'csp_nonce' attribute is not available after the CSP header has been written. "
+            "Consider adjusting your MIDDLEWARE order."
+        )
+
+    __html__ = __str__  # a template asking for it
+
+
+_TOO_LATE = NonceTooLate()
 
 
 class CSPMiddleware:
@@ -70,5 +81,5 @@ class CSPMiddleware:
         for header, policy, excluded in _kept():
             if header and header not in response and not request.path_info.startswith(excluded):
                 response[header] = policy
-        request.csp_nonce = CheckableLazyObject(_too_late)
+        request.csp_nonce = _TOO_LATE
         return response

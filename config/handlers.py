@@ -16,20 +16,20 @@ in the pool: a client that reads its answer slowly holds no thread either (but a
 """
 
 import asyncio
+import contextlib
 import contextvars
-import io
+import email.message
+import http.cookies
 import json
+import re
 import tempfile
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.exceptions import RequestAborted
-from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpResponse
-from django.http.multipartparser import MultiPartParser, MultiPartParserError
+from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import translation
-from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext_lazy as _
 
 # A request refused before it reaches the site, by status: the API's error code and the message.
@@ -164,27 +164,36 @@ def body_limit(scope) -> int:
     return settings.FABULA_BODY_LIMITS.get(match.view_name, settings.FABULA_BODY_MAX_BYTES)
 
 
+# A boundary Django's multipart parser takes: 1 to 201 printable ASCII characters, not ending in a space
+# (django.http.multipartparser refuses any other before it reads a byte of the body).
+BOUNDARY = re.compile(r"[ -~]{0,200}[!-~]")
+
+
 def multipart_readable(content_type: bytes) -> bool:
     """Whether Django can read a body of ``content_type``: anything but a form's multipart body without a valid
-    boundary, as Django's own parser checks the header (before any byte of the body)."""
+    boundary (as Django's own parser checks the header before any byte of the body; a header it would still
+    refuse is answered 400 by Django once the body is read)."""
     text = content_type.decode("latin-1")
-    if parse_header_parameters(text)[0] != "multipart/form-data":
+    header = email.message.Message()
+    header["content-type"] = text
+    if header.get_content_type() != "multipart/form-data":
         return True
-    try:
-        MultiPartParser({"CONTENT_TYPE": text}, io.BytesIO(), [])
-    except MultiPartParserError:
-        return False
-    return True
+    boundary = header.get_param("boundary")
+    return (
+        text.startswith("multipart/")  # Django's parser asks it so, in lower case
+        and text.isascii()
+        and isinstance(boundary, str)
+        and BOUNDARY.fullmatch(boundary) is not None
+    )
 
 
 def refusal(scope, status: int) -> HttpResponse:
     """The answer to a request refused before it reached the site: in the API's error format under /api/, else
     a plain page; in the language the client asks for; and the connection is closed after it."""
     code, message = REFUSALS[status]
-    request = ASGIRequest(scope, io.BytesIO())
-    with translation.override(translation.get_language_from_request(request)):
+    with translation.override(client_language(scope)):
         text = str(message)
-    if request.path_info.startswith("/api/"):
+    if scope["path"].removeprefix(scope.get("root_path", "")).startswith("/api/"):
         body = json.dumps({"error": {"code": code, "message": text}})
         response = HttpResponse(body, status=status, content_type="application/json")
     else:
@@ -192,6 +201,22 @@ def refusal(scope, status: int) -> HttpResponse:
     response["Content-Length"] = str(len(response.content))
     response["Connection"] = "close"  # the rest of the body, if any, is not read: this connection is done
     return response
+
+
+def client_language(scope) -> str:
+    """The language Django's ``LocaleMiddleware`` would pick for this request from its language cookie and
+    ``Accept-Language`` (``get_language_from_request`` on a request made of just those two)."""
+    request = HttpRequest()
+    cookies = http.cookies.SimpleCookie()
+    for name, value in scope["headers"]:
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+        elif name == b"cookie":
+            # A cookie header the site cannot read: the language comes from Accept-Language.
+            with contextlib.suppress(http.cookies.CookieError):
+                cookies.load(value.decode("latin-1"))
+    request.COOKIES = {name: morsel.value for name, morsel in cookies.items()}
+    return translation.get_language_from_request(request)
 
 
 # The server's event loop, handed to a request's thread in the request's context (config.fastpath.handler):

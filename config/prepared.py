@@ -6,9 +6,13 @@ resolves its lookups and compiles them to SQL again: on the hot path that was a 
 server's CPU. A prepared statement is the same queryset, kept as ``build`` (what the statement
 means, and what the tests hold the SQL to), beside its SQL written out with the model's own
 names (``Model._meta``, quoted by ``connection.ops.quote_name``) so that it runs alike on SQLite
-and PostgreSQL. Model rows come through ``Manager.raw`` (the columns' converters are the ORM's:
-text to an aware datetime, JSON to a dict), plain values through a cursor, and UPDATEs through
-``cursor.execute`` with each new value made ready by its field (``get_db_prep_save``).
+and PostgreSQL. It runs through ``connection.cursor()``; model rows are made by ``Model.from_db``
+from the cursor's values, converted by documented means only (``Converters``): a field's own
+``from_db_value`` (JSON text to a dict), and where the database has no type of its own for them
+(SQLite) datetimes made aware in the database's ``TIME_ZONE`` (UTC unless set) and booleans made
+``bool``; PostgreSQL's driver gives those as they are. Plain values come as the cursor gives them,
+and UPDATEs go through ``cursor.execute`` with each new value made ready by its field
+(``get_db_prep_save``).
 
     @prepared(lambda sql, game_id: sql.select(Seat, where=f"{sql.column(Seat, 'game')} = %s",
                                               params=[game_id], order_by=["position"]), model=Seat)
@@ -18,16 +22,24 @@ text to an aware datetime, JSON to a dict), plain values through a cursor, and U
     seats = seats_of_game(game.pk)  # a list of Seat
 
 ``related`` names foreign keys whose rows come with them (as ``select_related`` gives them: joined
-in the same statement, ``Sql.select`` adding their columns and a LEFT OUTER JOIN on each). A
-statement with ``FOR UPDATE`` keeps it on PostgreSQL and drops it on SQLite, where the
-connection's IMMEDIATE transaction takes the database's write lock at BEGIN.
+in the same statement, ``Sql.select`` adding their columns and a LEFT OUTER JOIN on each, the
+related instance set through the foreign key's attribute). A statement with ``FOR UPDATE`` keeps
+it on PostgreSQL and drops it on SQLite, where the connection's IMMEDIATE transaction takes the
+database's write lock at BEGIN.
 """
 
+import datetime
 import functools
+import json
+import zoneinfo
 from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Model
 from django.db.transaction import TransactionManagementError
+from django.utils.dateparse import parse_date, parse_datetime, parse_time
 
 from config.caches import register
 
@@ -62,7 +74,7 @@ class Sql:
 
     @property
     def for_update(self) -> str:
-        return " FOR UPDATE" if self.connection.features.has_select_for_update else ""
+        return "" if self.connection.vendor == "sqlite" else " FOR UPDATE"
 
     def select(self, model, *, where: str, params: Sequence, order_by: Sequence[str] = (), for_update=False):
         """Every column of ``model``'s rows that match ``where``, in the order of ``order_by`` (field names, a
@@ -92,23 +104,99 @@ def _columns(alias: str, vendor: str, model) -> str:
 register("config.prepared._columns", _columns.cache_clear)  # one text per model and database
 
 
+# Databases whose driver gives datetimes aware and booleans as bool (psycopg, documented); on the others (SQLite)
+# a datetime comes naive or as text in the database's time zone, a boolean as a number or a bool.
+TYPED = frozenset({"postgresql"})
+# Columns whose values the cursor gives as the field holds them on every database.
+AS_THEY_COME = frozenset(
+    {
+        "AutoField",
+        "BigAutoField",
+        "SmallAutoField",
+        "ForeignKey",
+        "OneToOneField",
+        "IntegerField",
+        "BigIntegerField",
+        "SmallIntegerField",
+        "PositiveIntegerField",
+        "PositiveBigIntegerField",
+        "PositiveSmallIntegerField",
+        "FloatField",
+        "CharField",
+        "TextField",
+        "SlugField",
+        "FileField",
+    }
+)
+
+
 @functools.cache
 def _loader(alias: str, vendor: str, model) -> tuple:
     """How ``model``'s rows are made from its columns (``Sql.columns``' order) on this database: the fields'
-    attribute names, and for each column that has any, its converters with the column they convert, as the
-    ORM's compiler finds them for a queryset's columns (the backend's first, then the field's own)."""
-    connection = connections[alias]
+    attribute names, and for each column that needs one, its conversion with the column's index."""
     fields = model._meta.concrete_fields
     converters = []
     for index, field in enumerate(fields):
-        column = field.get_col(model._meta.db_table)
-        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-        if found:
-            converters.append((index, tuple(found), column))
+        convert = _conversion(field, alias, vendor)
+        if convert is not None:
+            converters.append((index, convert))
     return tuple(field.attname for field in fields), tuple(converters)
 
 
 register("config.prepared._loader", _loader.cache_clear)  # one per model and database
+
+
+def _conversion(field, alias: str, vendor: str):
+    """A function of a value (never None) and the connection giving what the field holds, or None for none."""
+    if hasattr(field, "from_db_value"):  # the Field API's own conversion (JSONField: the text parsed)
+        return functools.partial(_from_db_value, field)
+    kind = field.get_internal_type()
+    if kind in AS_THEY_COME:
+        return None
+    if kind == "DateTimeField":
+        if vendor in TYPED:
+            return None
+        return functools.partial(_aware, _zone(alias))
+    if kind == "BooleanField":
+        return None if vendor in TYPED else _bool
+    if kind == "TimeField":  # SQLite keeps "HH:MM[:SS[.ffffff]]" text (a person's quiet hours)
+        return None if vendor in TYPED else _time
+    if kind == "DateField":
+        return None if vendor in TYPED else _date
+    raise TypeError(f"a prepared read does not convert {model_label(field)}, a {kind}: add its conversion here")
+
+
+def _time(value, connection):
+    return value if isinstance(value, datetime.time) else parse_time(value)
+
+
+def _date(value, connection):
+    return value if isinstance(value, datetime.date) else parse_date(value)
+
+
+def _zone(alias: str):
+    """The time zone a database without one of its own keeps datetimes in: its ``TIME_ZONE``, else UTC (as the
+    ``DATABASES`` setting's documentation says Django reads and writes them)."""
+    zone = settings.DATABASES[alias].get("TIME_ZONE")
+    return zoneinfo.ZoneInfo(zone) if zone else datetime.UTC
+
+
+def model_label(field) -> str:
+    return f"{field.model._meta.label}.{field.name}"
+
+
+def _from_db_value(field, value, connection):
+    return field.from_db_value(value, None, connection)
+
+
+def _aware(zone, value, connection):
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return value.replace(tzinfo=zone) if value.tzinfo is None else value
+
+
+def _bool(value, connection):
+    return bool(value)
 
 
 @functools.cache
@@ -117,13 +205,12 @@ def _pk_index(model) -> int:
 
 
 def _make(model, using: str, connection, values: list):
-    """One instance of ``model`` from its columns' values, converted as the ORM converts them."""
+    """One instance of ``model`` from its columns' values, converted to what its fields hold."""
     names, converters = _loader(using, connection.vendor, model)
-    for index, functions, column in converters:
+    for index, convert in converters:
         value = values[index]
-        for function in functions:
-            value = function(value, column, connection)
-        values[index] = value
+        if value is not None:
+            values[index] = convert(value, connection)
     return model.from_db(using, names, values)
 
 
@@ -169,8 +256,8 @@ class PreparedQuery:
                 end = start + len(other._meta.concrete_fields)
                 values = list(row[start:end])
                 if values[_pk_index(other)] is not None:
-                    # what select_related leaves in the row's cache (no related row: nothing, as the key is NULL)
-                    field.set_cached_value(obj, _make(other, using, connection, values))
+                    # as select_related leaves it (no related row: nothing, as the key is NULL)
+                    setattr(obj, field.name, _make(other, using, connection, values))
                 start = end
             made.append(obj)
         return made
@@ -226,14 +313,53 @@ class PreparedUpdate:
 def _db_value(field, value, connection):
     """A new value as ``QuerySet.update`` writes it: an instance of a related model by its key, any other
     value made ready by its field."""
-    if hasattr(value, "prepare_database_save"):
-        if not field.remote_field:
+    if isinstance(value, Model):
+        if not _takes_instance(field) or not isinstance(value, field.related_model):
             raise TypeError(f"{field.name} takes no model instance ({value!r})")
-        value = value.prepare_database_save(field)
+        value = value.pk
     return field.get_db_prep_save(value, connection=connection)
+
+
+@functools.cache
+def _takes_instance(field) -> bool:
+    """Whether ``field`` is a relation to its model's primary key (``to_field`` unset), which takes an instance."""
+    return field.is_relation and "to_field" not in field.deconstruct()[3]
 
 
 def prepared_update(model, where: Callable):
     """Decorate a function that builds a queryset to update with ``model`` and ``where``, a function of an
     ``Sql`` and the same arguments that gives the WHERE clause and its parameters."""
     return lambda build: PreparedUpdate(build, model, where)
+
+
+class SqlValues(NamedTuple):
+    """How a value goes into hand-written SQL on one database, as the ORM would write it into a field of that type
+    (a parameter of ``cursor.execute``, or a row of PostgreSQL's COPY)."""
+
+    datetime: Callable[[datetime.datetime], Any]
+    json: Callable[[Any], Any]
+
+
+@functools.cache
+def sql_values(alias: str = DEFAULT_DB_ALIAS) -> SqlValues:
+    """``SqlValues`` for the database ``alias``. PostgreSQL: an aware datetime as it is and JSON as psycopg's
+    ``Jsonb`` (psycopg's own adaptation, as Django's JSONField writes it there); elsewhere (SQLite) a datetime as
+    its text in the database's time zone, without an offset, and JSON as its text: what the ORM stores."""
+    if connections[alias].vendor in TYPED:
+        from psycopg.types.json import Jsonb  # only where PostgreSQL is (psycopg is its driver)
+
+        return SqlValues(datetime=_as_it_is, json=Jsonb)
+    return SqlValues(datetime=functools.partial(_naive_text, _zone(alias)), json=json.dumps)
+
+
+register("config.prepared.sql_values", sql_values.cache_clear)
+
+
+def _as_it_is(value):
+    return value
+
+
+def _naive_text(zone, value: datetime.datetime) -> str:
+    if value.tzinfo is not None:
+        value = value.astimezone(zone).replace(tzinfo=None)
+    return str(value)

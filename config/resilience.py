@@ -194,6 +194,23 @@ class ResilientRedisCache(RedisCache):
 
         return self.breaker.call(count, lambda: 1)
 
+    def hit_reading(self, key, timeout: int, others, version=None) -> tuple[int, list[int]]:
+        """``hit`` and the counts under ``others`` (0 for a missing one), in the same round trip: a rate counted
+        over several windows (games.api.limits). While Redis is down, (1, zeros): a limit fails open."""
+        others = list(others)
+
+        def count():
+            redis_key = self.client.make_key(key, version=version)
+            with self.client.get_client(write=True).pipeline(transaction=False) as pipe:
+                pipe.set(redis_key, 0, ex=timeout, nx=True)
+                pipe.incr(redis_key)
+                if others:
+                    pipe.mget([self.client.make_key(other, version=version) for other in others])
+                answers = pipe.execute()
+            return answers[1], [int(value or 0) for value in (answers[2] if others else [])]
+
+        return self.breaker.call(count, lambda: (1, [0] * len(others)))
+
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         return self.breaker.call(lambda: super(ResilientRedisCache, self).set(key, value, timeout, version), _none)
 

@@ -8,6 +8,6 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from config import ids
 
-        from . import personal  # noqa: F401  (connects to the accounts' signals)
+        from . import away, personal  # noqa: F401  (connect to the accounts' signals)
 
         ids.register()  # <id:...> in every URLconf, loaded after this

@@ -54,9 +54,25 @@ class GameCreateForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
+    time_bank_hours = forms.IntegerField(
+        label=_("Time bank of each player, in hours (asynchronous games)"),
+        min_value=0,
+        max_value=72,
+        required=False,  # empty: the default (FABULA_TIME_BANK_HOURS_DEFAULT)
+        help_text=_("A missed deadline draws on the late player's bank before the game moves on without them."),
+    )
+    min_reliability = forms.IntegerField(
+        label=_("Only players who finish at least this share of their games (%)"),
+        min_value=0,
+        max_value=100,
+        required=False,
+        help_text=_("Over the last 12 months. Players with fewer than 5 finished games may always join."),
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].initial = settings.FABULA_DEFAULT_KIND
+        self.fields["time_bank_hours"].initial = settings.FABULA_TIME_BANK_HOURS_DEFAULT
         self.fields["max_seats"].help_text = _seats_help()
 
     def chosen_kind(self) -> kinds.GameKind:

@@ -124,10 +124,17 @@ class GameKind:
         one of ``old``'s players)."""
         return options
 
-    def clean_options_for(self, options: dict, *, max_seats: int, creator) -> dict:
-        """``clean_options`` for a game ``creator`` creates (a kind whose options may name what is
-        theirs alone overrides it)."""
+    def clean_options_for(self, options: dict, *, max_seats: int, creator, visibility: str = "public") -> dict:
+        """``clean_options`` for a game ``creator`` creates, public or private (``visibility``: a kind whose
+        options may name what is theirs alone, or not for everyone to see, overrides it)."""
         return self.clean_options(options, max_seats=max_seats)
+
+    def visibility_for(self, options: dict, *, visibility: str, creator_id: int | None) -> str:
+        """The visibility a game of ``options`` keeps when its creator is ``creator_id`` without having asked
+        for it (a rematch's presser, whoever the part is handed to): ``visibility``, unless the kind's options may
+        not be played in public by that creator (a kind whose options can be someone's private content
+        overrides it, and returns "private")."""
+        return visibility
 
     def new_state(self, *, game: Game, seats: int, rng: random.Random, now: datetime) -> Any:
         """The engine's first state of a game that starts with ``seats`` players."""

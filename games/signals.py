@@ -37,3 +37,7 @@ player_nudged = Signal()
 # A game paused for too few players present will end as abandoned (issue 38): game, ends_at, user_ids (the
 # seated people to tell), now. Sent once, a day before, by the sweep that ends such games.
 paused_game_ending = Signal()
+
+# An asynchronous phase's deadline moved with no change of its state (issue 38: a player away or back, the banks
+# drawn on): game (its new ``deadline_at``), now. Sent under the game's lock; notifications moves the reminders.
+deadline_moved = Signal()

@@ -17,6 +17,8 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services.games import game_expire, game_holds_expire
+from games.services.weeks import paused_games_sweep
+from outbox.services import task_queue
 
 log = logging.getLogger(__name__)
 
@@ -91,17 +93,19 @@ def live_countdowns_schedule(*, now: datetime, within: timedelta) -> int:
     ).values_list("pk", "version", "deadline_at")
     count = 0
     for game_id, version, deadline_at in soon:
-        expire_game.apply_async(kwargs={"game_id": game_id, "version": version}, eta=deadline_at + COUNTDOWN_SLACK)
+        task_queue(task=expire_game, kwargs={"game_id": game_id, "version": version}, eta=deadline_at + COUNTDOWN_SLACK)
         count += 1
     return count
 
 
 @shared_task(name="games.expire_due_games", ignore_result=True)
 def expire_due_games() -> int:
-    """Beat, every FABULA_EXPIRY_INTERVAL_SECONDS: due phases, and rematches' held seats whose time is up."""
+    """Beat, every FABULA_EXPIRY_INTERVAL_SECONDS: due phases, rematches' held seats whose time is up, and paused
+    games that end (or whose table is told so, a day before)."""
     now = timezone.now()
     expired = games_expire_due(now=now)
     holds_expire_due(now=now)
+    paused_games_sweep(now=now)
     live_countdowns_schedule(now=now, within=timedelta(seconds=settings.FABULA_EXPIRY_INTERVAL_SECONDS))
     return expired
 

@@ -19,6 +19,7 @@ urlpatterns = [
     path("<id:game_id>/leave/", views.leave, name="leave"),
     path("<id:game_id>/start/", views.start, name="start"),
     path("<id:game_id>/act/", views.act, name="act"),
+    path("<id:game_id>/nudge/", views.nudge, name="nudge"),
     path("<id:game_id>/rematch/", views.rematch, name="rematch"),
     path("<id:game_id>/decline/", views.decline, name="decline"),
     path("<id:game_id>/open-seats/", views.open_seats, name="open_seats"),

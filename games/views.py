@@ -7,10 +7,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
+from ninja.errors import Throttled
 
 from accounts.text import text_storable
 from games import health, kinds, signals
 
+from .api.limits import rate_hit
 from .forms import GameCreateForm
 from .models import Game
 from .pages import board_html
@@ -33,6 +35,7 @@ from .services.games import (
     game_rematch,
     game_start,
 )
+from .services.weeks import nudge_send
 
 
 def _is_htmx(request) -> bool:
@@ -127,6 +130,8 @@ def create(request):
                     phase_seconds=data["phase_hours"] * 3600,
                     visibility=data["visibility"],
                     options=kind.options_from_form(options_form),
+                    time_bank_hours=data["time_bank_hours"],
+                    min_reliability=None if data["min_reliability"] is None else data["min_reliability"] / 100,
                 )
             except GameError as error:
                 form.add_error(None, error.message)
@@ -266,6 +271,7 @@ def open_seats(request, game_id: int):
 
 # Lazy: looked up in the language of the request that shows it, not at import.
 RESIGNED = gettext_lazy("You have resigned.")
+TOO_FAST = gettext_lazy("Too many requests: wait a little and try again.")
 
 
 @login_required
@@ -275,6 +281,10 @@ def act(request, game_id: int):
     if kind is None:
         raise Http404
     try:
+        rate_hit("actions", request)  # the account's actions, counted with those it sends through the API
+    except Throttled:  # said as any refusal is (htmx swaps only a 2xx board in)
+        return _after_action(request, game_id, GameError("rate_limited", TOO_FAST, "conflict"))
+    try:
         # The form's fields go through the kind's action models, as the API's JSON does.
         action = kind.action_from_post(request.POST)
         game_act(game_id=game_id, user=request.user, action=kind.action_to_engine(action), expected_round=action.round)
@@ -283,6 +293,22 @@ def act(request, game_id: int):
         return _after_action(request, game_id, error)
     success = RESIGNED if action.type == "resign" else kind.success_messages.get(action.type)
     return _after_action(request, game_id, success=success)
+
+
+@login_required
+@require_POST
+def nudge(request, game_id: int):
+    """The game page's "Nudge" button (issue 38): remind a player the game waits for."""
+    try:
+        seat = int(request.POST.get("seat", ""))
+    except ValueError:
+        seat = -1
+    try:
+        nudge_send(game_id=game_id, user=request.user, seat=seat, now=timezone.now())
+    except GameError as error:
+        _hide_unseen(request, game_id, error)
+        return _after_action(request, game_id, error)
+    return _after_action(request, game_id, success=_("Nudged: they are told you are waiting."))
 
 
 @require_GET

@@ -8,6 +8,7 @@ from games import signals
 from .quiet import email_language_remember
 from .services import (
     notifications_read_all,
+    notify_deadline_moved,
     notify_game_change,
     notify_game_ending,
     notify_nudged,
@@ -55,6 +56,11 @@ def on_player_nudged(sender, *, game, seat, by, phase_key, now, **kwargs):
 @receiver(signals.paused_game_ending, dispatch_uid="notifications.paused_game_ending")
 def on_paused_game_ending(sender, *, game, ends_at, user_ids, now, **kwargs):
     notify_game_ending(game=game, ends_at=ends_at, user_ids=user_ids, now=now)
+
+
+@receiver(signals.deadline_moved, dispatch_uid="notifications.deadline_moved")
+def on_deadline_moved(sender, *, game, now, **kwargs):
+    notify_deadline_moved(game=game, now=now)
 
 
 @receiver(user_logged_in, dispatch_uid="notifications.user_logged_in")

@@ -11,13 +11,13 @@ together with the change they tell of, and the message that makes open pages ref
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.db.models import Count
 
 from config.prepared import prepared, prepared_update
 from games.kinds import GameKind
 from games.models import Game, Seat
 from games.services import events
+from outbox.services import task_queue
 
 from .models import Notice, Notification, Turn
 from .push import turn_pushes_queue
@@ -59,7 +59,7 @@ def notify_game_change(
         newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
         Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
         if game.status == Game.Status.ACTIVE:
-            turn_pushes_queue(game=game, phase_key=key, seat_ids=[seat.pk for seat in newly_asked])
+            turn_pushes_queue(game=game, phase_key=key, seats=newly_asked)
     if deadline_moved or newly_asked:
         # A new deadline (a new phase, a pause, a resumed game), or turns made just now.
         _open_turns(seat_ids, remind_at=_remind_at(game))
@@ -107,8 +107,7 @@ def notify_seats_held(*, game: Game, user_ids: list[int], by, now: datetime) -> 
     )
     from .tasks import send_rematch_invitations
 
-    game_id, user_ids = game.pk, list(user_ids)
-    transaction.on_commit(lambda: send_rematch_invitations.delay(game_id=game_id, user_ids=user_ids))
+    task_queue(task=send_rematch_invitations, kwargs={"game_id": game.pk, "user_ids": list(user_ids)})
 
 
 def notify_nudged(*, game: Game, seat: Seat, by, phase_key, now: datetime) -> None:
@@ -128,6 +127,14 @@ def notify_game_ending(*, game: Game, ends_at: datetime, user_ids: list[int], no
     fields = {"game": game, "kind": Notification.Kind.GAME_ENDING, "ends_at": ends_at, "created_at": now}
     _deliver(Notification(user_id=user_id, round=game.round, **fields) for user_id in user_ids)
     Notice.objects.bulk_create(Notice(user_id=user_id, due_at=now, **fields) for user_id in user_ids)
+
+
+def notify_deadline_moved(*, game: Game, now: datetime) -> None:
+    """The phase's deadline moved with no change of its state (a player away, a bank drawn on): the reminders not
+    yet sent follow it (a quarter of the phase before the new deadline)."""
+    Turn.objects.filter(seat__game=game, closed_at__isnull=True, reminded_at__isnull=True).update(
+        remind_at=_remind_at(game)
+    )
 
 
 def unread_count(*, user) -> int:

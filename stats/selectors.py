@@ -15,6 +15,7 @@ from django.http import Http404
 from accounts.text import text_storable
 from games import kinds
 from games.models import Game, Move, Seat
+from games.selectors.reliability import games_finished_count, reliability_of
 from games.selectors.timeouts import timeout_text
 
 from . import ratings
@@ -380,3 +381,26 @@ def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> Lea
         mine=mine,
         my_page=-(-mine.position // LEADERBOARD_PAGE_SIZE) if mine else None,
     )
+
+
+def player_record(*, username: str, now) -> dict:
+    """``GET /players/{username}``: the player's best rating, games finished and reliability (issue 38); 404 for no
+    such player or a deleted one."""
+    player = player_get(username=username)
+    if player.deleted_at is not None:
+        raise Http404("no such player")
+    record = reliability_of(user=player, now=now)
+    ratings_shown = [
+        ratings.shown(ratings.ordinal(mu, sigma))
+        for mu, sigma in PlayerStats.objects.filter(user=player).values_list("rating_mu", "rating_sigma")
+    ]
+    return {
+        "username": player.username,
+        "rating": max(ratings_shown, default=None),
+        "games_finished": games_finished_count(user=player),
+        "reliability": {
+            "finished_share": record.finished_share,
+            "on_time_share": record.on_time_share,
+            "games_counted": record.games_counted,
+        },
+    }

@@ -25,6 +25,7 @@ from operator import attrgetter
 from django.db import connection, transaction
 from django.db.models import Q
 
+from config.prepared import SqlValues, sql_values
 from games.models import Game, Seat
 from games.places import competition_places
 
@@ -70,11 +71,11 @@ class _Row:
         """Whether a record read back (``RECORD_COLUMNS`` values, as Django reads them) holds this row."""
         return record == list(_in_column_order(self))
 
-    def values(self, ops) -> tuple:
-        """The row in ``RECORD_COLUMNS`` order, ready for the database (``ops``: ``connection.ops``, read once)."""
+    def values(self, sql: SqlValues) -> tuple:
+        """The row in ``RECORD_COLUMNS`` order, ready for the database (``sql``: ``sql_values()``, read once)."""
         row = list(_in_column_order(self))
-        row[_FINISHED_AT] = ops.adapt_datetimefield_value(self.finished_at)
-        row[_COUNTS] = ops.adapt_json_value(self.counts, None)
+        row[_FINISHED_AT] = sql.datetime(self.finished_at)
+        row[_COUNTS] = sql.json(self.counts)
         return tuple(row)
 
 
@@ -112,7 +113,7 @@ def rows_insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
 
     A rebuild writes some 100,000s of rows, and building and preparing a model
     instance for each costs more than the writing. The values must be ready for
-    the database (datetimes and JSON through ``connection.ops``, as ``_Row.values``).
+    the database (datetimes and JSON through ``config.prepared.sql_values``, as ``_Row.values``).
     Many rows to one INSERT, as ``bulk_create`` does: one row a statement costs a
     round trip each on PostgreSQL, where COPY streams them, parsing no statement.
     """
@@ -255,7 +256,7 @@ def _entries(
 
 
 def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratings.Rating]) -> list[tuple]:
-    ops = connection.ops
+    to_json = sql_values().json
     return [
         (
             user_id,
@@ -264,7 +265,7 @@ def _player_stats(kind: str, totals: dict[int, Totals], current: dict[int, ratin
             t.wins,
             t.rounds,
             t.points,
-            ops.adapt_json_value(dict(sorted(t.counts.items())), None),
+            to_json(dict(sorted(t.counts.items()))),
             *current[user_id],
         )
         for user_id, t in totals.items()
@@ -337,8 +338,8 @@ def _apply(kind_stats: KindStats, game_ids: list[int], now: datetime) -> bool:
     if later:
         current = _ratings_now(kind, players)  # as of the games before the first new one
     rows = _rate_games(games, kind_stats.contributions([game["id"] for game in games]), current)
-    ops = connection.ops
-    rows_insert(GameRecord, RECORD_COLUMNS, (row.values(ops) for row in rows))
+    sql = sql_values()
+    rows_insert(GameRecord, RECORD_COLUMNS, (row.values(sql) for row in rows))
     new_ids = {game["id"] for game in new}
     for row in rows:
         if row.game_id in new_ids:
@@ -443,7 +444,7 @@ def _write_players(kind_stats, boards, all_time, recent, current, now, old_value
     # One statement, written out: bulk_update's CASE expressions cost more to build than to run.
     table = connection.ops.quote_name(Leaderboard._meta.db_table)
     sizes = " ".join("WHEN %s THEN %s" for _ in boards)
-    adapt = connection.ops.adapt_datetimefield_value
+    adapt = sql_values().datetime
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET size = CASE id {sizes} END, as_of = %s,"
@@ -540,8 +541,8 @@ def _records_replace(kind: str, rows: list[_Row]) -> None:
             stale.append(pk)
     for start in range(0, len(stale), BATCH):
         GameRecord.objects.filter(pk__in=stale[start : start + BATCH]).delete()
-    ops = connection.ops
-    rows_insert(GameRecord, RECORD_COLUMNS, (row.values(ops) for row in fresh.values()))
+    sql = sql_values()
+    rows_insert(GameRecord, RECORD_COLUMNS, (row.values(sql) for row in fresh.values()))
 
 
 def _rebuild(kind_stats: KindStats, now: datetime, progress: OnChunk | None = None) -> int:

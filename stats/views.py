@@ -3,10 +3,12 @@ from dataclasses import replace
 from django.conf import settings
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games import kinds
 from games.selectors.games import game_get_for_viewer
+from games.selectors.reliability import reliability_of
 
 from .models import Period
 from .selectors import (
@@ -43,6 +45,7 @@ def player(request, username: str):
             "practice": player_practice_count(player=player),
             "provisional_games": settings.FABULA_RATING_PROVISIONAL_GAMES,
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+            "reliability": reliability_of(user=player, now=timezone.now()),
         },
     )
 

@@ -2,6 +2,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import F
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -487,7 +488,8 @@ class CardReportAdmin(admin.ModelAdmin):
     )
     list_filter = (OpenReportFilter,)
     list_select_related = ("card", "card__deck", "card__deck__owner", "reporter", "game")
-    ordering = ("resolved_at", "card", "-created_at")
+    # The cards whose owners asked for a review first (issue 37), then the reports to decide.
+    ordering = (F("card__review_requested_at").desc(nulls_last=True), "resolved_at", "card", "-created_at")
     readonly_fields = ("picture_large", "card", "reporter", "game", "reason", "created_at", "resolved_at")
     fields = readonly_fields
     actions = ("keep_cards", "remove_cards")
@@ -526,10 +528,13 @@ class CardReportAdmin(admin.ModelAdmin):
             state = _("shown")
         open_reports = card.reports.filter(resolved_at__isnull=True).count()
         return format_html(
-            "#{} · {}<br>{}",
+            "#{} · {}<br>{}{}",
             card.pk,
             state,
             ngettext("%(n)d report to decide", "%(n)d reports to decide", open_reports) % {"n": open_reports},
+            format_html("<br><strong>{}</strong>", _("its owner asks for a review"))
+            if card.review_requested_at is not None and card.hidden_at is not None
+            else "",
         )
 
     @admin.display(description=_("deck"))

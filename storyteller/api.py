@@ -53,8 +53,10 @@ class StorytellerCreateIn(Request):
         default=None,
         description="Storyteller: the card deck's id: one of the site's, or one of your decks or a deck shared with "
         "you (`GET /api/v1/decks`). Default: the site's illustrated deck. A deck you may not use, or none, is 404 "
-        "`not_found`; a deck with too few cards for the seats 409 `deck_too_small`. A player's deck smaller than "
-        "the site's is topped up with the site's cards, unless `own_cards_only`.",
+        "`not_found`; a deck with too few cards for the seats 409 `deck_too_small`; a public game on another "
+        'player\'s deck that its owner has not made public (`"public"` in `GET /api/v1/decks`) 409 '
+        "`deck_private`. A player's deck smaller than the site's is topped up with the site's cards, unless "
+        "`own_cards_only`.",
     )
     own_cards_only: bool | None = Field(
         default=None,
@@ -203,7 +205,10 @@ class CardReportIn(Request):
 
 class CardReportOut(Answer):
     card: str
-    hidden: bool = Field(description="Reports enough to hide it: it is hidden at once, until an admin decides.")
+    hidden: bool = Field(
+        description="Hidden now, until an admin decides: only a card of a player's own deck, on enough reports "
+        "from established accounts (a card of the site's decks never is)."
+    )
 
 
 class StorytellerView(GameViewBase):
@@ -219,7 +224,10 @@ class StorytellerView(GameViewBase):
     clue: ClueOut | None = Field(description="Once given, this round's clue: words, and a drawing or sound.")
     hand: list[Card] = Field(description="The caller's own cards only.")
     table: list[TableCard] = Field(description="In the vote phase; `mine` marks the caller's own card(s).")
-    cards_to_submit: int | None = Field(description="How many cards each player hands in: 1, or 2 with 3 players.")
+    cards_to_submit: int | None = Field(
+        description="How many cards you hand in: 1, or 2 with 3 players (no more than your hand holds, should cards "
+        "withdrawn from the game have left it short)."
+    )
     draw_pile: int = Field(default=0, description="Once started: the cards left to draw.")
     end_reason: str | None = Field(
         default=None, description="Once finished: why the game ended, in words in the request's language."

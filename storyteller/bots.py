@@ -392,6 +392,8 @@ def bot_action(
     level = level_of(level)
     reader = deck.reader(seed)
     hand = list(state.hands[seat])
+    if not hand and state.phase in (engine.Phase.CLUE, engine.Phase.SUBMIT):
+        return None  # a hand emptied by withdrawn cards: the engine settles what it cannot do
     if state.phase == engine.Phase.CLUE:
         voters = max(1, len(engine.present_seats(state)) - 1)
         per_player = 2 if state.seats == 3 else 1
@@ -401,7 +403,7 @@ def bot_action(
         return {"type": "clue", "card": card, "text": text[: engine.CLUE_MAX_LENGTH]}
     clue = clue_text(state)
     if state.phase == engine.Phase.SUBMIT:
-        wanted = engine.cards_to_submit(state)
+        wanted = engine.cards_to_submit(state, seat)
         cards = reader.choose(clue, hand, rng, level=level, k=wanted) if clue else rng.sample(hand, wanted)
         return {"type": "submit", "cards": cards}
     own = set(state.submissions.get(seat, ()))

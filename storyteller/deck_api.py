@@ -17,6 +17,7 @@ from storyteller.models.cards import ALT_TEXT_MAX_LENGTH
 from storyteller.selectors import card_picture_url
 from storyteller.services import own_decks
 from storyteller.services.cards import MAX_IMAGE_BYTES
+from storyteller.services.reports import card_review_request
 
 TAGS = ["decks"]
 
@@ -34,6 +35,10 @@ class DeckCardOut(Answer):
     hidden: bool = Field(
         False, description="Hidden after players reported it (only its owner sees it, until an admin decides)."
     )
+    review_requested: bool = Field(
+        False,
+        description="Hidden, and its owner asked for a review (`POST .../review`): first in the admins' queue.",
+    )
 
 
 class DeckOut(Answer):
@@ -45,6 +50,12 @@ class DeckOut(Answer):
         description="True: another player's deck, shared with you (you may play on it, not change it)."
     )
     shared_with: list[str] = Field(description="Usernames the deck is shared with (for its owner; empty for others).")
+    public: bool = Field(
+        False,
+        description="Made public by its owner: the players it is shared with may make public games on it (else "
+        "409 `deck_private`), and whoever watches such a game sees the cards dealt in it. Its pictures are never "
+        "listed to anyone else.",
+    )
 
 
 class Quota(Answer):
@@ -61,6 +72,11 @@ class DeckList(Answer):
 
 class DeckIn(Request):
     name: str = Field(min_length=1, max_length=80)
+
+
+class DeckChange(Request):
+    name: str | None = Field(None, min_length=1, max_length=80, description="A new name.")
+    public: bool | None = Field(None, description="Make the deck public (true) or private again (false).")
 
 
 class DeckCardChange(Request):
@@ -82,6 +98,7 @@ def card_out(request, card: Card) -> dict:
         "alt_lang": card.alt_language or "en",
         "waiting": own_decks.card_is_waiting(card),
         "hidden": card.hidden_at is not None,
+        "review_requested": card.hidden_at is not None and card.review_requested_at is not None,
     }
 
 
@@ -95,6 +112,7 @@ def deck_out(request, deck: Deck) -> dict:
         "owner": deck.owner.username if deck.owner_id else "",
         "shared": not mine,
         "shared_with": sorted(other.username for other in deck.shared_with.all()) if mine else [],
+        "public": deck.is_public,
     }
 
 
@@ -113,7 +131,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_create(request, payload: DeckIn):
         """A new, empty deck of your own pictures, private to you: `{"name"}` (1 to 80 characters). It answers
         the deck, `cards` its (empty) list of cards `{"id", "image", "alt"}`."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         deck = own_decks.deck_create(user=request.user, name=payload.name)
         return Status(201, deck_out(request, deck))
 
@@ -135,14 +153,17 @@ def add_deck_routes(router: Router) -> None:
 
     @router.patch(
         "/decks/{id:deck_id}",
-        summary="Rename a deck",
+        summary="Rename a deck, or make it public or private",
         response={200: DeckOut, **errors(400, 401, 403, 404, 429)},
         tags=TAGS,
     )
-    def deck_rename(request, deck_id: int, payload: DeckIn):
-        """`{"name"}`. Only its owner may (403 `not_owner` for a deck shared with you)."""
-        rate_hit("actions", str(request.auth.pk))
-        return deck_out(request, own_decks.deck_rename(user=request.user, deck_id=deck_id, name=payload.name))
+    def deck_rename(request, deck_id: int, payload: DeckChange):  # its operationId from before the switch
+        """`{"name"}` renames it, `{"public": true|false}` makes it public or private again (a new deck is
+        private), or both. Only its owner may (403 `not_owner` for a deck shared with you)."""
+        rate_hit("actions", request)
+        return deck_out(
+            request, own_decks.deck_change(user=request.user, deck_id=deck_id, name=payload.name, public=payload.public)
+        )
 
     @router.delete(
         "/decks/{id:deck_id}", summary="Delete a deck", response={204: None, **errors(401, 403, 404, 429)}, tags=TAGS
@@ -150,7 +171,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_delete(request, deck_id: int):
         """The deck and its pictures. Games in progress on it finish with the built-in deck; finished games show a
         grey placeholder for its cards."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         own_decks.deck_delete(user=request.user, deck_id=deck_id)
         return Status(204, None)
 
@@ -163,7 +184,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_share(request, deck_id: int, payload: ShareIn):
         """`{"username"}`: that player may see the deck and play on it, not change it. An unknown name is 400
         `no_such_player`."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         return deck_out(request, own_decks.deck_share(user=request.user, deck_id=deck_id, username=payload.username))
 
     @router.delete(
@@ -173,7 +194,7 @@ def add_deck_routes(router: Router) -> None:
         tags=TAGS,
     )
     def deck_unshare(request, deck_id: int, username: str):
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         own_decks.deck_unshare(user=request.user, deck_id=deck_id, username=username)
         return Status(204, None)
 
@@ -192,9 +213,10 @@ def add_deck_routes(router: Router) -> None:
         """Multipart fields `file` (a JPEG, PNG, WebP or HEIC picture of at most 10 MB and 50 million pixels) and
         `alt` (the picture in words, 1 to 1000 characters, in your language). The picture is turned the way
         its EXIF says, cropped to the card's 2:3 shape, re-encoded at card size as WebP and stripped of all its
-        metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large) is 400
-        `bad_media`; beyond your quota (300 cards, 100 MB) 409 `quota`."""
-        rate_hit("actions", str(request.auth.pk))
+        metadata (no camera, no GPS position). Anything else (not a picture, SVG, an animation, too large, or more
+        memory to decode than the server allows) is 400 `bad_media`; beyond your quota (300 cards, 100 MB) 409
+        `quota`; with no room to decode it just now, 503 `busy` (try again after `Retry-After`)."""
+        rate_hit("actions", request)
         card = own_decks.card_upload(
             user=request.user,
             deck_id=deck_id,
@@ -214,7 +236,7 @@ def add_deck_routes(router: Router) -> None:
     def deck_card_change(request, deck_id: int, card_id: int, payload: DeckCardChange):
         """`{"alt"}` gives the card new words (and confirms a card waiting for them), `{"move": "up"|"down"}`
         moves it one place in the deck's order."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         user = request.user
         card = None
         if payload.alt is not None:
@@ -228,6 +250,20 @@ def add_deck_routes(router: Router) -> None:
             card = own_decks.card_get(user=user, deck_id=deck_id, card_id=card_id)
         return card_out(request, card)
 
+    @router.post(
+        "/decks/{id:deck_id}/cards/{id:card_id}/review",
+        summary="Ask for a review of a hidden card",
+        response={200: DeckCardOut, **errors(401, 404, 409, 429)},
+        tags=TAGS,
+    )
+    def deck_card_review(request, deck_id: int, card_id: int):
+        """Your card hidden after players reported it (`"hidden": true`): an admin is asked to look at it first
+        of all the reports to decide. Once each time it is hidden (then 409 `review_requested`); a card that is
+        not hidden is 409 `not_hidden`; one not in your decks 404. An admin's "Keep" shows it again, in your
+        deck and in games; "Remove" deletes it."""
+        rate_hit("actions", request)
+        return card_out(request, card_review_request(user=request.user, deck_id=deck_id, card_id=card_id))
+
     @router.delete(
         "/decks/{id:deck_id}/cards/{id:card_id}",
         summary="Delete a card",
@@ -237,6 +273,6 @@ def add_deck_routes(router: Router) -> None:
     def deck_card_delete(request, deck_id: int, card_id: int):
         """The card and its picture. A game in progress that holds it finishes with the built-in deck; a finished
         game shows a grey placeholder."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         own_decks.card_delete(user=request.user, deck_id=deck_id, card_id=card_id)
         return Status(204, None)

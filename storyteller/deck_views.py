@@ -2,6 +2,7 @@
 (one picture and its words at a time) and the same routes answering JSON to the page's script (several
 pictures, a progress bar each). Each handler makes one service call and maps its errors to an answer."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -18,8 +19,9 @@ from .models.cards import ALT_TEXT_MAX_LENGTH
 from .selectors import card_picture_url, deck_needs
 from .services import own_decks
 from .services.cards import MAX_IMAGE_BYTES
+from .services.reports import card_review_request
 
-STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
+STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "busy": 503}
 
 
 def _wants_json(request) -> bool:
@@ -39,7 +41,7 @@ def _act(request, deck_id, action, *, success: str = "", status: int = 200, back
     """Run ``action()`` (a service call) and answer: JSON to the page's script, else back to the deck's page
     with a message. A deck the player may not see is 404, as the API says."""
     try:
-        rate_hit("actions", f"user:{request.user.pk}")
+        rate_hit("actions", request)
         result = action()
     except Throttled:
         error = GameError("rate_limited", _("Too many requests: wait a little and try again."), "conflict")
@@ -55,7 +57,10 @@ def _act(request, deck_id, action, *, success: str = "", status: int = 200, back
             messages.success(request, success)
         return redirect(back or "decks:deck", *([] if back else [deck_id]))
     if _wants_json(request):
-        return JsonResponse({"error": {"code": error.code, "message": str(error.message)}}, status=status_code)
+        answer = JsonResponse({"error": {"code": error.code, "message": str(error.message)}}, status=status_code)
+        if status_code == 503:
+            answer["Retry-After"] = str(settings.FABULA_BUSY_RETRY_AFTER)
+        return answer
     messages.error(request, str(error.message))
     return redirect(back or "decks:deck", *([] if back else [deck_id]))
 
@@ -66,7 +71,7 @@ def deck_list(request):
     """Your decks and those shared with you; a form to make one."""
     if request.method == "POST":
         try:
-            rate_hit("actions", f"user:{request.user.pk}")
+            rate_hit("actions", request)
             deck = own_decks.deck_create(user=request.user, name=request.POST.get("name", ""))
         except (GameError, Throttled) as refused:
             messages.error(
@@ -118,6 +123,7 @@ def deck_page(request, deck_id: int):
             "deck": deck,
             "mine": mine,
             "cards": shown,
+            "hidden_count": sum(1 for card in shown if card.hidden_at is not None),
             "shared_with": sorted(other.username for other in deck.shared_with.all()) if mine else [],
             "quota": _quota(cards, used, max_cards, max_bytes),
             "alt_max": ALT_TEXT_MAX_LENGTH,
@@ -132,6 +138,19 @@ def deck_page(request, deck_id: int):
 def deck_rename(request, deck_id: int):
     name = request.POST.get("name", "")
     return _act(request, deck_id, lambda: own_decks.deck_rename(user=request.user, deck_id=deck_id, name=name))
+
+
+@login_required
+@require_POST
+def deck_public(request, deck_id: int):
+    """The owner makes the deck public (``public=1``) or private again (``public=0``)."""
+    public = {"1": True, "0": False}.get(request.POST.get("public", ""), request.POST.get("public"))
+    return _act(
+        request,
+        deck_id,
+        lambda: own_decks.deck_set_public(user=request.user, deck_id=deck_id, public=public),
+        success=_("The deck is public now.") if public is True else _("The deck is private now."),
+    )
 
 
 @login_required
@@ -234,7 +253,7 @@ def _card_alt_in_place(request, deck_id: int, card_id: int, alt: str):
     button, so that the page stays where the player is (a reload jumped to its top)."""
     saved, error = False, ""
     try:
-        rate_hit("actions", f"user:{request.user.pk}")
+        rate_hit("actions", request)
         own_decks.card_alt_edit(
             user=request.user, deck_id=deck_id, card_id=card_id, alt=alt, language=translation.get_language()
         )
@@ -264,3 +283,13 @@ def _card_alt_in_place(request, deck_id: int, card_id: int, alt: str):
         "alt_error": error,
     }
     return render(request, "storyteller/decks/card.html", context)  # 200 either way: htmx swaps only those
+@login_required
+@require_POST
+def card_review(request, deck_id: int, card_id: int):
+    """A hidden card's "Ask for a review": first in the admins' queue."""
+    return _act(
+        request,
+        deck_id,
+        lambda: card_review_request(user=request.user, deck_id=deck_id, card_id=card_id),
+        success=_("An admin will look at this card first."),
+    )

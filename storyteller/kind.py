@@ -76,14 +76,20 @@ class StorytellerKind(GameKind):
 
         return storyteller_options_clean(options, max_seats=max_seats)
 
-    def clean_options_for(self, options, *, max_seats, creator):
+    def clean_options_for(self, options, *, max_seats, creator, visibility="public"):
         from .services.game import storyteller_options_clean
 
-        return storyteller_options_clean(options, max_seats=max_seats, creator=creator)
+        return storyteller_options_clean(options, max_seats=max_seats, creator=creator, visibility=visibility)
 
     def rematch_options(self, options, *, old):
         # A rematch is played on the old game's deck, whoever presses it: a player's deck goes on with its table.
         return {**options, "rematch_of": old.pk}
+
+    def visibility_for(self, options, *, visibility, creator_id):
+        # Another player's private deck: only its owner makes a public game on it (a rematch, a handed-on game).
+        from .services.game import storyteller_visibility_for
+
+        return storyteller_visibility_for(options, visibility=visibility, creator_id=creator_id)
 
     def options_form_for(self, data=None, *, lang, user, initial=None):
         from .forms import StorytellerOptionsForm
@@ -102,12 +108,15 @@ class StorytellerKind(GameKind):
         if seat not in engine.to_act(state):
             return None
         hand = list(state.hands[seat])
+        if state.phase in (engine.Phase.CLUE, engine.Phase.SUBMIT) and not hand:
+            return None  # the engine settles what an empty hand cannot do
         if state.phase == engine.Phase.CLUE:
             return {"type": "clue", "card": rng.choice(hand), "text": f"clue {rng.randint(1, 999)}"}
         if state.phase == engine.Phase.SUBMIT:
-            return {"type": "submit", "cards": rng.sample(hand, engine.cards_to_submit(state))}
+            return {"type": "submit", "cards": rng.sample(hand, engine.cards_to_submit(state, seat))}
         own = set(state.submissions.get(seat, ()))
-        return {"type": "vote", "position": rng.choice([p for p, c in enumerate(state.table, 1) if c not in own])}
+        positions = [p for p, c in enumerate(state.table, 1) if c not in own]
+        return {"type": "vote", "position": rng.choice(positions)} if positions else None
 
     def bot_action(self, state, *, seat, rng, game=None):
         from .bots import storyteller_bot_action  # clues and cards related by their words (TF-IDF)

@@ -70,6 +70,7 @@ def _own_decks(user) -> list[dict]:
                 "name": deck.name,
                 "created_at": deck.created_at.isoformat(),
                 "shared_with": sorted(other.username for other in deck.shared_with.all()),
+                "public": deck.is_public,
                 "cards": cards,
             }
         )

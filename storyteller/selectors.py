@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.text import text_storable
 from config.caches import BoundedCache
-from games.models import Game, Seat, SeatHold
+from games.models import Game, Seat
 from games.selectors.common import (
     seat_of,
     usernames,
@@ -24,9 +24,8 @@ from games.selectors.common import (
     view_finish,
     view_waiting,
 )
-from games.selectors.games import game_visible_to
 from storyteller.engine import rules as engine
-from storyteller.models import Card, ClueMedia, Deck
+from storyteller.models import Card, CardDeal, ClueMedia, Deck
 from storyteller.models.cards import alt_language, alt_languages
 from storyteller.services.game import storyteller_rules
 
@@ -216,16 +215,16 @@ def card_picture_by_name(*, name: str, user=None) -> Card | None:
 
     - The site's decks' pictures are for everyone (the home page shows them), but a card hidden after
       reports (only an admin sees it then, to decide).
-    - A player's own card: for its owner (a hidden one too: their deck page marks it), the players the deck
-      is shared with, and whoever may see a game played on the deck (``game_visible_to``: its players, and
-      anyone at all for a public game); not hidden, for all but its owner and the admins. Anyone else: None.
+    - A player's own card: for its owner (a hidden one too: their deck page marks it), staff who may see
+      cards, and, not hidden: the players the deck is shared with now, and those a game dealt it in shows it
+      to (``card_dealt_where_seen``). Anyone else: None.
     """
     if not text_storable(name):
         return None
     card = (
         Card.objects.filter(image=f"cards/{name}")
         .select_related("deck")
-        .only("pk", "image", "hidden_at", "removed_at", "deck__owner_id", "deck__removed_at")
+        .only("pk", "image", "hidden_at", "removed_at", "deck__owner_id", "deck__removed_at", "deck__is_public")
         .first()
     )
     if card is None or card.removed_at is not None:
@@ -242,18 +241,23 @@ def card_picture_by_name(*, name: str, user=None) -> Card | None:
         return None
     if authenticated and deck.shared_with.filter(pk=user.pk).exists():
         return card
-    return card if _deck_game_visible(deck_id=deck.pk, user=user) else None
+    return card if card_dealt_where_seen(card_id=card.pk, deck=deck, user=user) else None
 
 
-def _deck_game_visible(*, deck_id: int, user) -> bool:
-    """Whether ``user`` may see one of the games played on the deck (``game.options["deck"]``): a public one,
-    or one they sit at (or hold a seat in): the games' own rule (``game_visible_to``) decides."""
-    games = Game.objects.filter(kind="storyteller", options__deck=deck_id)
-    who = Q(visibility=Game.Visibility.PUBLIC)
+def card_dealt_where_seen(*, card_id: int, deck: Deck, user) -> bool:
+    """Whether a game dealt the card (``CardDeal``: every card that reaches a hand, so every card of a table,
+    a reveal or a replay) in which ``user`` sees it: one they sit at; or, watching, a public game whose
+    spectators the deck's owner lets see its cards: the deck is public, or its owner made that game public
+    (they are its creator). A game merely played on the deck gives nothing: a card uploaded later, or never
+    dealt there, is not that table's; and the players it was shared with lose all but what was dealt to them.
+    """
+    watched = Q(game__visibility=Game.Visibility.PUBLIC)
+    if not deck.is_public:
+        watched &= Q(game__creator_id=deck.owner_id)
+    seen = watched
     if user is not None and user.is_authenticated:
-        who |= Q(seats__user=user) | Q(pk__in=SeatHold.objects.filter(user=user).values("game"))
-    candidates = games.filter(who).distinct().order_by("-pk")[:20]
-    return any(game_visible_to(game=game, user=user) for game in candidates)
+        seen |= Q(game__seats__user_id=user.pk)
+    return CardDeal.objects.filter(seen, card_id=card_id).exists()
 
 
 def clue_out(*, game_id: int, text: str | None, media_id: int | None, kinds: dict[int, str]) -> dict:
@@ -337,7 +341,8 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     view["storyteller"] = player(state.storyteller) if state.storyteller is not None else None
     if state.clue is not None:
         view["clue"] = clue_out(game_id=game.pk, text=state.clue, media_id=state.clue_media, kinds=media_kinds)
-    view["cards_to_submit"] = engine.cards_to_submit(state)
+    # The viewer's own count: a hand left short by withdrawn cards hands in what it holds.
+    view["cards_to_submit"] = engine.cards_to_submit(state, me.position if me is not None else None)
     view["draw_pile"] = len(state.draw_pile)
     view_waiting(view, seats=seats, waiting=sorted(engine.to_act(state)) if view["phase"] else [])
 

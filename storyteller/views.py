@@ -54,7 +54,7 @@ def add_api_routes(router: Router) -> None:
         an animation included, is 400 `bad_media`, a mode the game does not allow 400 `mode_not_allowed`.
         Each seat may try 40 uploads a game, refused ones included (then 409 `too_many_media`). Then give the
         clue with `"media": <id>`."""
-        rate_hit("actions", str(request.auth.pk))
+        rate_hit("actions", request)
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(file))
         return Status(201, {"id": media.pk})
 
@@ -68,10 +68,13 @@ def add_api_routes(router: Router) -> None:
         """Players of the game: report a card you have seen in it (in your hand, handed in, on the table of the
         vote, or in a revealed round), with an optional reason. Once per player and card: a second report is 409
         `already_reported`. A card you have not seen in this game, or one removed, is 404 `not_found`; not a
-        player, 403 `not_a_player`. When FABULA_CARD_REPORTS_TO_HIDE players (2 by default) have reported it,
-        it is hidden at once (`"hidden": true`): games show a placeholder, and it leaves hands and draw piles of
-        the games in progress, until an admin keeps or removes it."""
-        rate_hit("actions", str(request.auth.pk))
+        player, 403 `not_a_player`; more than 20 reports in 24 hours (`FABULA_CARD_REPORTS_PER_DAY`), 409
+        `too_many_reports`. Every report goes to the admins, who keep or remove the card. A card of the site's
+        decks stays in play until they decide. A card of a player's own deck is hidden at once (`"hidden":
+        true`: games show a placeholder, and it leaves hands and draw piles of the games in progress) when
+        FABULA_CARD_REPORTS_TO_HIDE (2) reports of it are open from accounts at least a week old that have
+        finished 3 games with at least two other people (docs/security.md, "Card reports")."""
+        rate_hit("actions", request)
         _report, hidden = card_report(game_id=game_id, card_id=card_id, user=request.user, reason=payload.reason)
         return Status(201, {"card": str(card_id), "hidden": hidden})
 
@@ -87,7 +90,7 @@ def card_report_page(request, game_id: int):
     back to the game with a message saying so; refused, the same with the refusal's words."""
     card = request.POST.get("card", "")
     try:
-        rate_hit("actions", f"user:{request.user.pk}")
+        rate_hit("actions", request)
         _report, hidden = card_report(
             game_id=game_id,
             card_id=int(card) if card.isdigit() and len(card) < 19 else None,
@@ -111,7 +114,7 @@ def card_report_page(request, game_id: int):
 def clue_media_create_page(request, game_id: int):
     """The pages' upload (session and CSRF token): the same as the API's, answered in its JSON format."""
     try:
-        rate_hit("actions", f"user:{request.user.pk}")
+        rate_hit("actions", request)
         media = clue_media_upload(game_id=game_id, user=request.user, data=_read(request.FILES.get("file")))
     except Throttled as throttled:
         response = JsonResponse(

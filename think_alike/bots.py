@@ -113,7 +113,7 @@ def bot_action(
         careless = False
     if phase == engine.Phase.DRAFT:
         wanted = [f for f in unused if _kind_of(state, f) == "association" and not careless] or list(unused)
-        return {"type": "place_field", "field": rng.choice(wanted)}
+        return {"type": "place_field", "field": rng.choice(wanted)} if wanted else None
     if phase == engine.Phase.ROLL:
         return {"type": "roll"}
     if phase == engine.Phase.MOVE:
@@ -131,6 +131,8 @@ def bot_action(
         return {"type": "move_to", "position": rng.choice(others)}
     if phase == engine.Phase.DUEL:
         opponents = [s for s in range(state.seats) if s != seat and s not in state.resigned]
+        if not opponents:  # nobody left to duel: the deadline settles it
+            return None
         weakest = min(state.scores[s] for s in opponents)
         chosen = rng.choice(opponents if careless else [s for s in opponents if state.scores[s] == weakest])
         everywhere = engine.association_positions(state)

@@ -106,7 +106,7 @@ class ThinkAlikeKind(GameKind):
         if phase == engine.Phase.ANSWER:
             wanted = engine.task(state, state.current.task).answers
             return {"type": "answer", "answers": [rng.choice(["sun", "moon", "tree", ""]) for _ in range(wanted)]}
-        if phase == engine.Phase.DRAFT:
+        if phase == engine.Phase.DRAFT and unused:
             return {"type": "place_field", "field": rng.choice(unused)}
         if phase == engine.Phase.MOVE:
             return {"type": "move", "direction": rng.choice(engine.DIRECTIONS)}
@@ -119,6 +119,8 @@ class ThinkAlikeKind(GameKind):
         if phase == engine.Phase.DUEL:
             opponents = [s for s in range(state.seats) if s != seat and s not in state.resigned]
             positions = engine.association_positions(state)
+            if not opponents:
+                return None
             return {"type": "duel", "opponent": rng.choice(opponents), "position": rng.choice(positions or [None])}
         simple = {engine.Phase.ROLL: "roll", engine.Phase.REVIEW: "confirm"}
         return {"type": simple[phase]} if phase in simple else None

@@ -303,3 +303,22 @@ def test_the_api_token_endpoint_counts_an_accounts_failures_from_every_address(c
     assert response.status_code == 429
     assert response.json()["error"]["code"] == "rate_limited"
     assert int(response["Retry-After"]) > 0
+
+
+@pytest.mark.parametrize("url", ["accounts:delete", "accounts:password_change"])
+def test_forms_that_check_the_password_count_the_account_from_every_address_and_session(settings, url):
+    """One account, one limit: a session per address does not buy more guesses."""
+    from django.test import Client
+
+    settings.FABULA_ACCOUNT_RATES = {"password-check-address": "3/h"}
+    user = UserFactory()
+    codes = []
+    for n in range(4):
+        client = Client()
+        client.force_login(user)
+        form = {"password": "guess", "old_password": "guess"}
+        codes.append(client.post(reverse(url), form, REMOTE_ADDR=f"10.4.0.{n}").status_code)
+    assert codes == [200, 200, 200, 429]
+    other = Client()
+    other.force_login(UserFactory())
+    assert other.post(reverse(url), {"password": "x", "old_password": "x"}, REMOTE_ADDR="10.4.9.9").status_code == 200

@@ -1,14 +1,17 @@
 """A bot's turn: scheduled after the change that makes it its turn, a moment later; played only if still its turn."""
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from bots import scheduling, services
 from bots.services import bot_turn_play, game_bot_add, phase_key_json
 from games.models import Game, Move
 from games.services.games import game_create
 from games.tests.factories import UserFactory
+from outbox.models import QueuedTask
 from storyteller.engine import rules as engine
 
 pytestmark = pytest.mark.django_db
@@ -31,14 +34,20 @@ def test_each_bot_awaited_gets_a_task_after_commit_with_its_delay(
     monkeypatch.setattr(scheduling, "_run_at_once", lambda: False)
     monkeypatch.setattr(scheduling.play_turn, "apply_async", lambda **kw: sent.append(kw))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        before = timezone.now()
         game, _person = _game_with_bots(pace=pace)
     assert not sent  # nothing before the commit
+    queued = QueuedTask.objects.filter(name=scheduling.play_turn.name)
+    assert queued.count() == 2  # written with the change, in its transaction (outbox.services)
     for callback in callbacks:
         callback()
+    assert not queued.exists()  # sent: the rows go
     # Round 1: whoever gives the first clue is the storyteller, so both bots are awaited.
     bots = set(game.seats.filter(user__is_bot=True).values_list("user_id", flat=True))
     assert {task["kwargs"]["user_id"] for task in sent} == bots and len(sent) == 2
-    assert all(low <= task["countdown"] <= high for task in sent)
+    assert all(
+        before + timedelta(seconds=low) <= task["eta"] <= timezone.now() + timedelta(seconds=high) for task in sent
+    )
     assert all(task["kwargs"]["phase_key"] == phase_key_json((1, "clue", None, None)) for task in sent)
 
 
@@ -143,7 +152,7 @@ def test_without_a_broker_a_timer_plays_the_turn_after_its_delay(settings, monke
     played = []
     monkeypatch.setattr(scheduling.play_turn, "apply", lambda kwargs: played.append(kwargs))
     task = {"game_id": 1, "user_id": 2, "phase_key": [1, "clue", None, None]}
-    scheduling._send(task, 2.5)
+    scheduling._play_here(task, 2.5)
     assert not played and len(started) == 1 and started[0].interval == 2.5 and started[0].daemon
     started[0].function(**started[0].kwargs)  # the timer fires
     assert played == [task]

@@ -6,7 +6,7 @@ pyproject.toml puts upper bounds on those libraries, so that a new release is me
 ``bin/canary``, not by a user:
 
 - ``handler``: Django's ASGIHandler run on long-lived threads, one hop a request (Django, asgiref);
-- ``server``: uvicorn's httptools protocol with bounds on a request's head (uvicorn, httptools);
+- ``server``: uvicorn's httptools protocol with bounds on a request's head, its size and its time (uvicorn);
 - ``broker``: kombu's file-system transport writing each message whole (kombu).
 
 Everything else in the project uses the libraries' documented APIs: ``.ci/fenced-reaches`` (in

@@ -85,7 +85,7 @@ class PooledThreadsASGIHandler(ASGIHandler):
         except RequestAborted:
             return
         except BodyRefused as refused:
-            await self.send_response(refusal(scope, refused.status), send)
+            await self.write(refusal(scope, refused.status), send)
             return
         loop = asyncio.get_running_loop()
         if self.idle is None:
@@ -100,13 +100,17 @@ class PooledThreadsASGIHandler(ASGIHandler):
             response = await on_thread(loop, executor, context, self.respond, scope, body_file)
             if response.streaming:  # its parts may come from this thread: it is closed there once written
                 try:
-                    await self.send_response(response, send)
+                    await self.write(response, send)
                 finally:
                     await on_thread(loop, executor, context, response.close)
                 return
         finally:
             self.idle.put_nowait(executor)
             body_file.close()
+        await self.write(response, send)
+
+    async def write(self, response, send):
+        """The response, written on the loop as Django's ``ASGIHandler`` writes it (headers, cookies, chunks)."""
         await self.send_response(response, send)
 
     def respond(self, scope, body_file):

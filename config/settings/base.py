@@ -39,6 +39,9 @@ CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str(
     "FABULA_SITE_URL", default=f"http://{env.str('HOST', default='127.0.0.1')}:{env.int('PORT', default=8000)}"
 ).rstrip("/")
+# Origins besides the site's own (its scheme, host and port) whose pages may open the live sockets, exactly
+# (config/origins.py): "https://games.example.org,http://127.0.0.1:8000". None by default.
+FABULA_SOCKET_ORIGINS = env.list("FABULA_SOCKET_ORIGINS", default=[])
 # Where the admin sits (config/urls.py): a path of its own makes it harder to find and guess at.
 FABULA_ADMIN_PATH = env.str("FABULA_ADMIN_PATH", default="admin/").strip("/") + "/"
 if FABULA_ADMIN_PATH == "/":
@@ -63,6 +66,7 @@ INSTALLED_APPS = [
     "notifications",
     "chat",  # table talk beside a game
     "bots",  # bots that fill empty seats
+    "outbox",  # every task queued after a commit, kept until the broker takes it
     # The games: each registers its kind with games.kinds (the first is the default).
     "storyteller",
     "think_alike",
@@ -70,7 +74,13 @@ INSTALLED_APPS = [
 
 # API routers of apps beside the games core, added after the core's own (dotted paths):
 # the core does not import these apps.
-FABULA_API_ROUTERS = ["chat.api.router", "bots.api.router", "notifications.api.router"]
+FABULA_API_ROUTERS = [
+    "chat.api.router",
+    "bots.api.router",
+    "notifications.api.router",
+    "notifications.me_api.router",
+    "stats.api.router",
+]
 
 # The kind of game a new game is when none is chosen (the API's default too).
 FABULA_DEFAULT_KIND = "storyteller"
@@ -87,6 +97,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.TimeZoneMiddleware",  # every time on the pages in the viewer's zone (issue 38)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The API's 405 and 415 in its error format (before its views, after the CSRF check as any view)
@@ -351,14 +362,27 @@ if CELERY_BROKER_URL == "fabulafs://":
     for _folder in ("celery-queue", "celery-processed", "celery-control"):
         (VAR_DIR / _folder).mkdir(exist_ok=True)
 else:
-    # Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Longer than any task runs (a nightly statistics rebuild included), or it would run twice.
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900),
+        # A send whose connection is refused fails at once (kombu's default tries again for some 6 s): a task
+        # queued after a commit then waits in its row for the sweep (outbox.services), and the request that
+        # queued it does not wait. A worker's own connection keeps Celery's retries (broker_connection_*).
+        "max_retries": 0,
+    }
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Pushes wait on push services out on the internet: a queue of their own ("push"), consumed by a
 # worker of its own (bin/run, docker-compose.yml), so deadlines and bots (the default queue)
 # never wait behind a slow push service.
+# Every task a change queues goes through outbox.services.task_queue: a row written in the change's
+# transaction, sent after the commit; one the broker did not take (down) is sent by beat's sweep every
+# FABULA_OUTBOX_SWEEP_SECONDS once it is older than FABULA_OUTBOX_GRACE_SECONDS. After a failed send the
+# broker is left alone for FABULA_OUTBOX_BREAKER_SECONDS (the rows wait): no request waits on it meanwhile.
+FABULA_OUTBOX_SWEEP_SECONDS = env.float("FABULA_OUTBOX_SWEEP_SECONDS", default=5.0)
+FABULA_OUTBOX_GRACE_SECONDS = env.float("FABULA_OUTBOX_GRACE_SECONDS", default=10.0)
+FABULA_OUTBOX_BREAKER_SECONDS = env.float("FABULA_OUTBOX_BREAKER_SECONDS", default=5.0)
 CELERY_TASK_ROUTES = {
     "notifications.send_turn_pushes": {"queue": "push"},
     "notifications.send_rematch_invitations": {"queue": "push"},  # an email and pushes: the same waits
@@ -370,16 +394,38 @@ CELERY_TASK_ROUTES = {
 # A player's rating reads "provisional" until they have finished this many rated games of a kind.
 FABULA_RATING_PROVISIONAL_GAMES = env.int("FABULA_RATING_PROVISIONAL_GAMES", default=10)
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
-# Reports from this many players hide a card at once, until an admin keeps or removes it (issue 33).
+# Card reports (storyteller.services.reports, docs/security.md "Card reports"; issues 33, 37): every report
+# goes to the admins; a card of the site's decks is never hidden by reports. A player's own card is hidden
+# until an admin decides once this many reports are open from accounts at least TRUST_DAYS old that have
+# finished TRUST_GAMES games with at least two other people; an account reports at most PER_DAY cards a day.
 FABULA_CARD_REPORTS_TO_HIDE = env.int("FABULA_CARD_REPORTS_TO_HIDE", default=2)
+FABULA_CARD_REPORT_TRUST_DAYS = env.int("FABULA_CARD_REPORT_TRUST_DAYS", default=7)
+FABULA_CARD_REPORT_TRUST_GAMES = env.int("FABULA_CARD_REPORT_TRUST_GAMES", default=3)
+FABULA_CARD_REPORTS_PER_DAY = env.int("FABULA_CARD_REPORTS_PER_DAY", default=20)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
 # "Play again": how long a rematch holds a seat for each player of the old table (games.services.games).
 FABULA_REMATCH_HOLD_SECONDS = env.int("FABULA_REMATCH_HOLD_SECONDS", default=48 * 3600)
+# Across weeks (issue 38). A player sits in at most this many asynchronous games at once (open or in play):
+# another create or join is 409 "too_many_games" (games.services.admission).
+FABULA_ASYNC_GAMES_MAX = env.int("FABULA_ASYNC_GAMES_MAX", default=50)
+# Each player's time bank in an asynchronous game when its creator does not choose one (0-72 hours).
+FABULA_TIME_BANK_HOURS_DEFAULT = env.int("FABULA_TIME_BANK_HOURS_DEFAULT", default=24)
+# A game paused for too few players present ends as abandoned after this long unless someone acts; the table is
+# told a day before (games.services.weeks.paused_games_sweep).
+FABULA_PAUSED_GAME_ENDS_SECONDS = env.int("FABULA_PAUSED_GAME_ENDS_SECONDS", default=7 * 24 * 3600)
 # A player's own decks (storyteller.services.own_decks): at most this many cards, and bytes of pictures as
 # stored (re-encoded at card size), over all their decks; beyond either, an upload is 409 "quota".
 FABULA_OWN_CARDS_MAX = env.int("FABULA_OWN_CARDS_MAX", default=300)
 FABULA_OWN_CARDS_MAX_BYTES = env.int("FABULA_OWN_CARDS_MAX_BYTES", default=100 * 1024 * 1024)
+# Uploaded pictures are decoded in short-lived processes (storyteller.services.picture_decoding): at most this
+# many at once per web process, their memory estimated from the header within this budget together (a picture
+# whose estimate alone is over it is refused, 400 "bad_media"); others wait this long for room, then 503 "busy";
+# a decoding that takes longer than FABULA_PICTURE_DECODE_SECONDS is stopped.
+FABULA_PICTURE_DECODE_BUDGET_MB = env.int("FABULA_PICTURE_DECODE_BUDGET_MB", default=512)
+FABULA_PICTURE_DECODERS = env.int("FABULA_PICTURE_DECODERS", default=2)
+FABULA_PICTURE_DECODE_WAIT_SECONDS = env.float("FABULA_PICTURE_DECODE_WAIT_SECONDS", default=30.0)
+FABULA_PICTURE_DECODE_SECONDS = env.float("FABULA_PICTURE_DECODE_SECONDS", default=60.0)
 # Beat: due phases expire (games.tasks), turn emails and reminders go out
 # (notifications.emails). Both work from columns, so a missed run costs only delay.
 CELERY_BEAT_SCHEDULE = {
@@ -401,6 +447,8 @@ CELERY_BEAT_SCHEDULE = {
     # Statistics: records, ratings and leaderboards derived again from the games, nightly
     # (stats.tasks); finished games are added one by one as they end.
     "stats-rebuild": {"task": "stats.rebuild", "schedule": crontab(hour=3, minute=30)},
+    # The tasks queued after a commit that the broker did not take then (outbox.services).
+    "outbox-sweep": {"task": "outbox.sweep", "schedule": FABULA_OUTBOX_SWEEP_SECONDS},
 }
 
 # Web Push (notifications.push): "your turn" on a device's lock screen. Off while the keys are

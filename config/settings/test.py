@@ -9,6 +9,8 @@ DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
+# No time bank unless a test asks for one (issue 38): a missed deadline moves the game on at once.
+FABULA_TIME_BANK_HOURS_DEFAULT = 0
 FABULA_BOTS_WAIT = False  # bots play their turns at once, not after a human-like delay (bots.scheduling)
 CELERY_BROKER_URL = "memory://"
 CELERY_BROKER_TRANSPORT_OPTIONS = {}

@@ -7,6 +7,7 @@ import pytest
 from csp.exceptions import CSPNonceError
 from csp.middleware import CSPMiddleware as DjangoCSPMiddleware
 from django.http import HttpResponse, JsonResponse
+from django.template import Context, Template
 from django.test import RequestFactory, override_settings
 
 import config.csp
@@ -105,8 +106,11 @@ def test_excluded_paths_get_no_header(settings, view):
 @pytest.mark.parametrize("view", [page, answer])
 def test_a_nonce_asked_for_after_the_header_is_refused(view):
     _headers, request = headers(CSPMiddleware, view)
+    assert not request.csp_nonce  # as django-csp's nonce nobody asked for
     with pytest.raises(CSPNonceError):
         str(request.csp_nonce)
+    with pytest.raises(CSPNonceError):
+        Template("<script nonce='{{ request.csp_nonce }}'>").render(Context({"request": request}))
 
 
 def test_no_view_gives_itself_a_policy_of_its_own():

@@ -1,6 +1,7 @@
 """config.handlers: requests of one process run at once, on threads that live on."""
 
 import asyncio
+import io
 import json
 import threading
 import time
@@ -330,7 +331,14 @@ def test_the_limits_name_routes_that_exist_and_fit_their_files():
 
 @pytest.mark.parametrize(
     "content_type",
-    [b"multipart/form-data", b"multipart/form-data; boundary=", b"multipart/form-data; boundary=\xc3\xa9"],
+    [
+        b"multipart/form-data",
+        b"multipart/form-data; boundary=",
+        b"multipart/form-data; boundary=\xc3\xa9",
+        b'multipart/form-data; boundary="ends in a space "',
+        b"multipart/form-data; boundary=" + b"b" * 202,
+        b"Multipart/Form-Data; boundary=abc",
+    ],
 )
 def test_a_multipart_body_without_a_valid_boundary_is_refused_unread(content_type):
     receive = messages(b"--x\r\n")
@@ -338,6 +346,28 @@ def test_a_multipart_body_without_a_valid_boundary_is_refused_unread(content_typ
     assert receive.taken == 0
     good = (b"content-type", b"multipart/form-data; boundary=----abc")
     assert read(body_scope("/api/v1/games/1/clue-media", good), messages(b"--x\r\n")) == (None, b"--x\r\n")
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        b"multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW",
+        b'multipart/form-data; charset=utf-8; boundary="a boundary, quoted"',
+        b"multipart/form-data; boundary=" + b"b" * 201,
+        b"application/json",
+        b"text/plain; charset=\xc3\xa9",
+    ],
+)
+def test_what_djangos_parser_takes_is_read(content_type):
+    """The boundaries Django's multipart parser takes (and any other type of body) pass, as Django reads them."""
+    from django.http.multipartparser import MultiPartParser, MultiPartParserError
+
+    assert handlers.multipart_readable(content_type)
+    if content_type.lower().startswith(b"multipart/"):  # the parser itself agrees
+        try:
+            MultiPartParser({"CONTENT_TYPE": content_type.decode("latin-1")}, io.BytesIO(), [])
+        except MultiPartParserError:  # pragma: no cover
+            pytest.fail(f"Django refuses {content_type!r}")
 
 
 @override_settings(
@@ -374,6 +404,11 @@ def test_a_refusal_speaks_the_clients_language_and_the_apis_format():
     assert page["Content-Type"].startswith("text/plain") and page.content.decode() == (
         "Forespørgslens indhold kom for langsomt: send den igen."
     )
+    # The language cookie the site sets wins over the browser's languages, as on the site's pages.
+    cookie = f"csrftoken=x; {settings.LANGUAGE_COOKIE_NAME}=sv".encode()
+    scope = body_scope("/games/", (b"accept-language", b"da"), (b"cookie", cookie))
+    assert handlers.refusal(scope, 413).content.decode() == str(translation_in("sv", handlers.REFUSALS[413][1]))
+    assert handlers.client_language(body_scope("/games/", (b"cookie", b"\x00bad; =;"))) == settings.LANGUAGE_CODE
 
 
 @override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
@@ -429,3 +464,10 @@ def test_a_read_cancelled_from_outside_stays_cancelled():
         return reading.cancelled()
 
     assert asyncio.run(cancelled())
+
+
+def translation_in(language: str, message) -> str:
+    from django.utils import translation
+
+    with translation.override(language):
+        return str(message)

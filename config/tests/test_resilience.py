@@ -1,5 +1,6 @@
 """config.resilience: the breaker in front of what leans on Redis."""
 
+import contextlib
 import os
 
 import pytest
@@ -108,12 +109,10 @@ def test_the_cache_backends_of_many_requests_share_one_pool_and_a_breaker():
     backends[0].delete_many([f"fabula-test-pool-{number}" for number in range(30)])
 
 
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
-def test_hit_counts_in_one_round_trip_with_the_keys_lifetime_set_once():
-    url = os.environ["REDIS_URL"]
-    backend = ResilientRedisCache(url, {"KEY_PREFIX": f"fabula-test-hit-{os.getpid()}"})
-    backend.delete("window")
-    sent = []
+@contextlib.contextmanager
+def connections_borrowed(backend):
+    """The list of connections the backend's writing client borrows meanwhile: one a round trip."""
+    sent: list = []
     client = backend.client.get_client(write=True)
     real = client.connection_pool.get_connection
 
@@ -123,9 +122,19 @@ def test_hit_counts_in_one_round_trip_with_the_keys_lifetime_set_once():
 
     client.connection_pool.get_connection = counting
     try:
-        counts = [backend.hit("window", timeout=30) for _ in range(3)]
+        yield sent
     finally:
         del client.connection_pool.get_connection
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_hit_counts_in_one_round_trip_with_the_keys_lifetime_set_once():
+    url = os.environ["REDIS_URL"]
+    backend = ResilientRedisCache(url, {"KEY_PREFIX": f"fabula-test-hit-{os.getpid()}"})
+    backend.delete("window")
+    client = backend.client.get_client(write=True)
+    with connections_borrowed(backend) as sent:
+        counts = [backend.hit("window", timeout=30) for _ in range(3)]
     assert counts == [1, 2, 3]
     assert len(sent) == 3  # a connection borrowed once a hit: one pipeline, one round trip
     assert backend.get("window") == 3  # the cache's own reads see the count
@@ -139,6 +148,26 @@ def test_hit_fails_open_while_redis_is_down():
         "redis://127.0.0.1:9/0", {"OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "breaker_seconds": 30}}
     )
     assert [backend.hit("window", timeout=30) for _ in range(3)] == [1, 1, 1]
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_hit_reading_counts_and_reads_the_other_slices_in_one_round_trip():
+    backend = ResilientRedisCache(os.environ["REDIS_URL"], {"KEY_PREFIX": f"fabula-test-hit-reading-{os.getpid()}"})
+    backend.delete_many(["now", "before", "long-ago"])
+    backend.hit("before", timeout=30)
+    backend.hit("before", timeout=30)
+    with connections_borrowed(backend) as sent:
+        answers = [backend.hit_reading("now", timeout=30, others=["before", "long-ago"]) for _ in range(2)]
+    assert answers == [(1, [2, 0]), (2, [2, 0])]
+    assert len(sent) == 2  # one round trip each
+    backend.delete_many(["now", "before", "long-ago"])
+
+
+def test_hit_reading_fails_open_while_redis_is_down():
+    backend = ResilientRedisCache(
+        "redis://127.0.0.1:9/0", {"OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "breaker_seconds": 30}}
+    )
+    assert backend.hit_reading("now", timeout=30, others=["a", "b"]) == (1, [0, 0])
 
 
 def test_redis_replies_are_parsed_by_hiredis_in_c():

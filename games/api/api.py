@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 # The largest request body the API reads: every action it takes fits in a few hundred bytes.
 MAX_BODY_BYTES = 64 * 1024
 
-STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409}
+STATUS_OF_KIND = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "busy": 503}
 
 DESCRIPTION = """
 Everything a player does on the pages can be done here, by a program: sign up,
@@ -57,8 +57,8 @@ or took too long; the connection is closed), 409 (not allowed now: wrong phase, 
 voted, your own card, game full...), 413 (`too_large`: a body larger than the operation
 takes, refused unread; the connection is closed), 415 (`unsupported_media_type`: a
 body must be sent as `Content-Type: application/json`), 429 (too many requests; see
-`Retry-After`) or 503 (`busy`: the server could not get to its database in time; try
-again after `Retry-After`). Answers may gain fields; none will be renamed.
+`Retry-After`) or 503 (`busy`: the server could not get to its database, or to decoding an
+uploaded picture, in time; try again after `Retry-After`). Answers may gain fields; none will be renamed.
 
 **Text.** What people type that others read (a clue, an answer, a token's name) must
 be valid Unicode with no control, invisible or direction-changing characters; it is
@@ -86,8 +86,8 @@ class TokenAuth(HttpBearer):
         found = token_authenticate(raw=token)
         if found is None:
             return None
-        rate_hit("requests", str(found.pk))
         request.user = found.user
+        rate_hit("requests", request)  # per account: all its tokens (and the pages' sessions) count together
         return found
 
 
@@ -191,7 +191,10 @@ def on_game_error(request, exc: GameError):
         return _no_game(request)
     if exc.kind == "not_found":  # in the service's words (no such deck, card, drawing...): they say nothing more
         return error_response(request, 404, "not_found", exc.message)
-    return error_response(request, STATUS_OF_KIND.get(exc.kind, 409), exc.code, exc.message)
+    response = error_response(request, STATUS_OF_KIND.get(exc.kind, 409), exc.code, exc.message)
+    if exc.kind == "busy":
+        response["Retry-After"] = str(settings.FABULA_BUSY_RETRY_AFTER)
+    return response
 
 
 def _no_game(request):

@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
-from ninja import Body, Query, Router
+from ninja import Body, Query, Router, Status
 from pydantic import Field, TypeAdapter, create_model
 
 from games import kinds
@@ -26,11 +27,12 @@ from games.services.games import (
     game_start,
     kind_get,
 )
+from games.services.weeks import nudge_send
 
 from .encoding import summary_out, view_out
 from .errors import errors
 from .limits import rate_hit
-from .schemas import GameCreateBase, GameList, GameSummary, JoinIn, LeaveOut, Within
+from .schemas import GameCreateBase, GameList, GameSummary, JoinIn, LeaveOut, NudgeIn, NudgeOut, Within
 
 router = Router(tags=["games"])
 
@@ -168,6 +170,8 @@ def games_create(request, payload: GameCreateIn = Body(default_factory=GameCreat
         phase_seconds=payload.phase_seconds,
         visibility=payload.visibility,
         options=options,
+        time_bank_hours=payload.time_bank_hours,
+        min_reliability=payload.min_reliability,
     )
     return view_response(request, game.pk, status=201)
 
@@ -196,7 +200,11 @@ def games_join(request, game_id: int, payload: JoinIn = Body(default_factory=Joi
 
 @router.post(GAME + "/leave", summary="Leave a game", response={200: LeaveOut, **errors(401, 403, 404, 409, 429)})
 def games_leave(request, game_id: int):
-    """Give up your seat in a game that has not started (in a started game, resign instead)."""
+    """Give up your seat in a game that has not started (in a started game, resign instead).
+
+    The creator who leaves hands the game on: a rematch to the next player of the old table (one seated first,
+    else one whose seat is held; the held seats stay held), any other game to the first person seated. It is
+    cancelled (`status`) only when nobody is left to play it."""
     game = game_leave(game_id=game_id, user=request.user)
     return {"id": game.pk, "status": game.status}
 
@@ -280,11 +288,27 @@ def games_act(request, game_id: int, payload: dict = Body(...)):
     Optional `round` guards against acting on a round that has ended meanwhile. An action the game's
     kind does not take, or with a field missing, unknown or of the wrong type, is a 400 `bad_action`.
     """
-    rate_hit("actions", str(request.auth.pk))
+    rate_hit("actions", request)
     kind = _kind_of(game_id)
     action = kind.action_parse(payload, strict=True)
     game_act(game_id=game_id, user=request.user, action=kind.action_to_engine(action), expected_round=action.round)
     return view_response(request, game_id)
+
+
+@router.post(
+    GAME + "/nudge",
+    summary="Nudge a player",
+    response={201: NudgeOut, **errors(400, 401, 403, 404, 409, 429)},
+)
+def games_nudge(request, game_id: int, payload: NudgeIn):
+    """Remind a player the game waits for that it does: once half of the phase has run (`nudge_from_at` in the
+    game's view), once per phase for each player. They get one notification ("<name> is waiting for you"), held
+    during their quiet hours. 400 `not_waiting` for a seat the game does not wait for (or your own); 409
+    `too_early` before half of the phase has run, `already_nudged` when that player was nudged in this phase;
+    403 for a non-player."""
+    rate_hit("actions", request)
+    nudge = nudge_send(game_id=game_id, user=request.user, seat=payload.seat, now=timezone.now())
+    return Status(201, {"game": nudge.game_id, "seat": payload.seat, "nudged_at": nudge.created_at.isoformat()})
 
 
 for _kind in KINDS:

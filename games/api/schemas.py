@@ -140,6 +140,32 @@ class GameCreateBase(Request):
         default=None,
         description="Asynchronous games: the time for each phase, 3600 to 259200 seconds (default a day).",
     )
+    time_bank_hours: Annotated[
+        int | None, Within("bad_options", gettext_lazy("A time bank holds from 0 to 72 hours."), 0, 72)
+    ] = Field(
+        default=None,
+        description="Asynchronous games: each player's time bank, 0 to 72 hours (default 24). A missed deadline "
+        "draws on the late players' banks before the game moves on without them.",
+    )
+    min_reliability: Annotated[
+        float | None,
+        Within("bad_options", gettext_lazy("The minimum share of games finished is from 0 to 1."), 0, 1),
+    ] = Field(
+        default=None,
+        description="The least share of their games (0 to 1) a player must have finished over the last 12 months "
+        "to join (`GET /players/{username}`); players with fewer than 5 counted games may always join. Others "
+        "get 409 `unreliable`.",
+    )
+
+
+class NudgeIn(Request):
+    seat: int = Field(description="The seat of the player to nudge: one the game waits for, not yours.")
+
+
+class NudgeOut(Answer):
+    game: int
+    seat: int
+    nudged_at: str = Field(json_schema_extra=DATE_TIME)
 
 
 class JoinIn(Request):
@@ -168,6 +194,17 @@ class Player(Answer):
     bot_level: Literal["easy", "normal", "hard"] | None = Field(
         default=None, description="A bot's level: `easy`, `normal` or `hard`; null for a person."
     )
+    away_until: str | None = Field(
+        default=None,
+        description="While the player is away: when they are back. A phase waiting on them does not run out "
+        "meanwhile; null when they are not away.",
+        json_schema_extra=DATE_TIME,
+    )
+    time_bank_seconds: int = Field(
+        default=0,
+        description="What is left of the player's time bank: a missed deadline draws on it before the game moves "
+        "on without them (asynchronous games; 0 in a live game).",
+    )
 
 
 class You(Answer):
@@ -195,6 +232,12 @@ class GameViewBase(Answer):
     phase: str | None = Field(description="What the game waits for; null before the start and after the end.")
     deadline_at: str | None = Field(json_schema_extra=DATE_TIME)
     paused: bool = Field(description="Too few players are present: the game waits, with no deadline.")
+    nudge_from_at: str | None = Field(
+        default=None,
+        description="An asynchronous phase: from this moment (half of the phase run) a player may nudge one who "
+        "must still act (`POST /games/{id}/nudge`).",
+        json_schema_extra=DATE_TIME,
+    )
     pace: Pace
     phase_seconds: int
     visibility: Visibility

@@ -1,3 +1,3 @@
-from .game import Game, Move, Seat, SeatHold
+from .game import Game, Move, Nudge, Seat, SeatHold
 
-__all__ = ["Game", "Move", "Seat", "SeatHold"]
+__all__ = ["Game", "Move", "Nudge", "Seat", "SeatHold"]

@@ -69,6 +69,20 @@ class Game(models.Model):
     # is held (each taken, declined, opened by the creator, or expired by beat: ``games.tasks``).
     holds_until_at = models.DateTimeField(null=True, blank=True, editable=False)
 
+    # Across weeks (issue 38; games.deadlines). When the phase in play began (half of it run: a nudge may go).
+    phase_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Each player's time bank at the start, in seconds (an asynchronous game's option, 0 to 72 hours): a missed
+    # deadline draws on the late players' banks before the game moves on without them.
+    time_bank_seconds = models.PositiveIntegerField(default=24 * 3600)
+    # Since when the phase in play draws on the late players' banks (its own deadline passed); None: it does not.
+    bank_since_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The least share of games finished (0-1) a player with 5 counted games needs to join; None: anyone.
+    min_reliability = models.FloatField(null=True, blank=True)
+    # Paused (too few present) since then: it ends as abandoned after FABULA_PAUSED_GAME_ENDS_SECONDS.
+    paused_since_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the table was told the paused game would end (once, a day before).
+    pause_warned_at = models.DateTimeField(null=True, blank=True, editable=False)
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [
@@ -76,6 +90,9 @@ class Game(models.Model):
             models.Index(fields=["deadline_at"], name="game_deadline_idx", condition=Q(status="active")),
             models.Index(
                 fields=["holds_until_at"], name="game_holds_until_idx", condition=Q(holds_until_at__isnull=False)
+            ),
+            models.Index(
+                fields=["paused_since_at"], name="game_paused_since_idx", condition=Q(status="active", is_paused=True)
             ),
         ]
         constraints = [
@@ -113,6 +130,8 @@ class Seat(models.Model):
     is_winner = models.BooleanField(default=False)
     # A bot's level at this seat (easy, normal or hard; the bots app sets it); empty for a person.
     bot_level = models.CharField(max_length=8, blank=True, default="")
+    # What is left of the player's time bank (seconds; the game's ``time_bank_seconds`` at the start).
+    time_bank_seconds = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -174,3 +193,23 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} in {self.game_id}, round {self.round}"
+
+
+class Nudge(models.Model):
+    """One player nudged another who must still act (issue 38): once per phase per nudged seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="nudges")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="nudges")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="nudges_sent")
+    round = models.PositiveIntegerField()
+    phase = models.CharField(max_length=16)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "round", "phase"], name="nudge_once_per_phase"),
+        ]
+
+    def __str__(self) -> str:
+        return f"nudge of {self.seat_id} in {self.game_id}"

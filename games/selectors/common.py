@@ -1,5 +1,9 @@
 """What every kind of game's view holds: the game, its players, the viewer's seat."""
 
+from datetime import timedelta
+
+from django.utils import timezone
+
 from games.models import Game, Seat
 from games.places import competition_places, standing_places
 
@@ -17,6 +21,7 @@ def usernames(seats: list[Seat]):
 
 def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
     """The keys every view has, before the state is read: a kind's selector adds its own."""
+    now = timezone.now()
     view = {
         "id": game.pk,
         "kind": game.kind,
@@ -27,6 +32,7 @@ def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
         "phase": None,
         "deadline_at": game.deadline_at.isoformat() if game.deadline_at else None,
         "paused": game.is_paused,
+        "nudge_from_at": _nudge_from(game),
         "pace": game.pace,
         "phase_seconds": game.phase_seconds,
         "visibility": game.visibility,
@@ -45,6 +51,8 @@ def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
                 "resigned": seat.has_resigned,
                 "bot": seat.user.is_bot,
                 "bot_level": (seat.bot_level or "normal") if seat.user.is_bot else None,
+                "away_until": _away_until(seat.user, now),
+                "time_bank_seconds": seat.time_bank_seconds,
             }
             for seat in seats
         ],
@@ -65,6 +73,20 @@ def view_base(*, game: Game, seats: list[Seat], me: Seat | None) -> dict:
         if game.visibility == Game.Visibility.PRIVATE and game.creator_id == me.user_id:
             view["invite_code"] = game.invite_code
     return view
+
+
+def _away_until(user, now) -> str | None:
+    """When the player is back, while they are away (issue 38); None otherwise."""
+    until = user.away_until
+    return until.isoformat() if until is not None and until > now else None
+
+
+def _nudge_from(game: Game) -> str | None:
+    """When half of an asynchronous phase has run: from then on, a player may nudge one who must still act."""
+    if game.status != Game.Status.ACTIVE or game.pace != Game.Pace.ASYNC or game.deadline_at is None:
+        return None
+    started = game.phase_started_at or game.deadline_at - timedelta(seconds=game.phase_seconds)
+    return (started + (game.deadline_at - started) / 2).isoformat()
 
 
 def view_waiting(view: dict, *, seats: list[Seat], waiting) -> None:

@@ -1,3 +1,4 @@
+import datetime
 import functools
 
 from django.conf import settings
@@ -5,6 +6,7 @@ from django.db import connection
 from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Prefetch, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from django.utils.dateparse import parse_datetime
 
 from config.caches import BoundedCache, register
 from config.prepared import prepared
@@ -62,11 +64,19 @@ def _row_sql(columns: tuple[str, ...]) -> str:
 register("games.selectors.games._row_sql", _row_sql.cache_clear)  # one text per set of columns the code asks
 
 
-def game_version(*, game_id) -> tuple[int, str] | None:
+def game_version(*, game_id) -> tuple[int, datetime.datetime] | None:
     """The game's version and a stamp of its creation (which tells a game from an earlier one that had
     its id), or None for no such game."""
     row = _game_row(game_id, "version", "created_at")
-    return None if row is None else (row[0], str(row[1]))
+    return None if row is None else (row[0], _instant(row[1]))
+
+
+def _instant(created_at) -> datetime.datetime:
+    """A creation time as the cursor gives it (PostgreSQL: aware; SQLite: naive in UTC, or its text), aware: the
+    same instant compares equal however it came, to the model's own ``created_at`` too."""
+    if isinstance(created_at, str):
+        created_at = parse_datetime(created_at)
+    return created_at.replace(tzinfo=datetime.UTC) if created_at.tzinfo is None else created_at
 
 
 def kind_of(*, game_id):
@@ -151,11 +161,11 @@ def game_remember(game: Game, seats: list[Seat]) -> None:
     creator = next((seat.user for seat in seats if seat.user_id == game.creator_id), None)
     if creator is None or any(not _SEAT_USER.is_cached(seat) for seat in seats):
         return
-    # The stamp ``game_version`` reads, made from the game itself: the creation time as the database keeps it.
+    # The stamp ``game_version`` reads, made from the game itself (the same instant, aware either way).
     # (Should another commit have moved the game on meanwhile, this entry is simply not asked for.)
-    stamp = (game.version, str(connection.ops.adapt_datetimefield_value(game.created_at)))
+    stamp = (game.version, _instant(game.created_at))
     game = _copy(game)
-    _GAME_CREATOR.set_cached_value(game, creator)
+    game.creator = creator
     recent_games.put(game.pk, stamp, game, seats)
 
 
@@ -186,13 +196,11 @@ def seats_of(game: Game, *, with_users: bool = False) -> list[Seat]:
     users loaded too if asked."""
     seats = list((_seats_with_users if with_users else _seats)(game.pk))
     for seat in seats:
-        _SEAT_GAME.set_cached_value(seat, game)
+        seat.game = game
     return seats
 
 
-_SEAT_GAME = Seat._meta.get_field("game")
 _SEAT_USER = Seat._meta.get_field("user")
-_GAME_CREATOR = Game._meta.get_field("creator")
 
 
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:

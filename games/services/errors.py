@@ -7,8 +7,8 @@ class GameError(Exception):
     """A request the game cannot carry out; nothing was changed.
 
     ``kind`` tells callers how to answer: "invalid" (malformed input, 400),
-    "forbidden" (not yours, 403), "not_found" (404) or "conflict" (not allowed
-    now, 409).
+    "forbidden" (not yours, 403), "not_found" (404), "conflict" (not allowed
+    now, 409) or "busy" (no room to do it just now: 503 with Retry-After).
     """
 
     def __init__(self, code: str, message, kind: str = "conflict"):

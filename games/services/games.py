@@ -18,7 +18,7 @@ from games.models import Game, Move, Seat, SeatHold
 from games.selectors.games import game_remember, seats_of
 from games.selectors.timeouts import note_no_timeouts
 
-from . import events
+from . import admission, events, timekeeping
 from .errors import GameError, from_rule_error
 from .locking import game_lock
 
@@ -51,8 +51,12 @@ def game_create(
     phase_seconds: int | None = None,
     visibility: str = Game.Visibility.PUBLIC,
     options: dict | None = None,
+    time_bank_hours: int | None = None,
+    min_reliability: float | None = None,
 ) -> Game:
-    """A new game with its creator in the first seat; ``options`` are the kind's own."""
+    """A new game with its creator in the first seat; ``options`` are the kind's own. ``time_bank_hours``: each
+    player's time bank in an asynchronous game (0-72, default 24); ``min_reliability``: the least share of games
+    finished (0-1) a player with 5 counted games needs to join (``games.services.admission``)."""
     spec = kind_get(kind or settings.FABULA_DEFAULT_KIND)
     if not isinstance(max_seats, int) or not spec.min_seats <= max_seats <= spec.max_seats:
         raise GameError(
@@ -72,7 +76,10 @@ def game_create(
         raise GameError("bad_deadline", _("An asynchronous phase lasts from one hour to three days."), "invalid")
     if not isinstance(options, (dict, type(None))):
         raise GameError("bad_options", _("Game options must be an object."), "invalid")
-    options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator)
+    options = spec.clean_options_for(options or {}, max_seats=max_seats, creator=creator, visibility=visibility)
+    time_bank_seconds = admission.time_bank_seconds_of(time_bank_hours)
+    min_reliability = admission.min_reliability_of(min_reliability)
+    admission.async_games_cap_check(user=creator, pace=pace)
     with transaction.atomic():
         game = Game.objects.create(
             kind=spec.slug,
@@ -82,6 +89,8 @@ def game_create(
             visibility=visibility,
             creator=creator,
             options=options,
+            time_bank_seconds=time_bank_seconds,
+            min_reliability=min_reliability,
         )
         Seat.objects.create(game=game, user=creator, position=0, colour=creator.colour)
         events.game_changed(game=game, user_ids=[creator.pk], lobby=visibility == Game.Visibility.PUBLIC)
@@ -104,7 +113,8 @@ def game_join(
         if any(seat.user_id == user.pk for seat in seats):
             raise GameError("already_joined", _("You are already in this game."))
         fields = ["version"]
-        if _holds_due(game, now):  # ended, and beat has not been by yet: they are gone all the same
+        released = _holds_due(game, now)
+        if released:  # ended, and beat has not been by yet: they are gone all the same
             _holds_release(game)
             fields.append("holds_until_at")
         holds = list(SeatHold.objects.filter(game=game))
@@ -121,6 +131,8 @@ def game_join(
             raise GameError("not_open", _("This game is no longer taking players."))
         if len(seats) >= game.max_seats:
             raise GameError("game_full", _("This game is full."))
+        admission.async_games_cap_check(user=user, pace=game.pace)
+        admission.reliability_check(user=user, game=game, now=now)
         held = [hold for hold in holds if hold.declined_at is None]
         if mine is None and len(seats) + len(held) >= game.max_seats:
             raise GameError("seat_held", SEAT_HELD, "forbidden")
@@ -133,6 +145,9 @@ def game_join(
                 )
         except IntegrityError:
             raise GameError("already_joined", _("You are already in this game.")) from None
+        listed = game.visibility == Game.Visibility.PUBLIC  # the lobby hears of it, even if it goes private now
+        if released and not user.is_bot:  # a creator whose seat was held went with the rest: it goes to one seated
+            fields += _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=None)
         if mine is not None:  # the held seat is taken: it holds no more
             mine.delete()
             if len(held) == 1:
@@ -145,7 +160,7 @@ def game_join(
             _start(game, now=now)  # "the game started" tells everyone, the joiner included
         else:
             signals.player_joined.send(sender=Game, game=game, user=user, seats=seats, now=now)
-        events.game_changed(game=game, user_ids=user_ids, lobby=game.visibility == Game.Visibility.PUBLIC)
+        events.game_changed(game=game, user_ids=user_ids, lobby=listed)
     return game
 
 
@@ -192,9 +207,12 @@ def game_decline(*, game_id, user, now: datetime | None = None) -> Game:
         if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
             game.holds_until_at = None
             fields.append("holds_until_at")
+        # A player whose seat was held may have become its creator (the presser left): the part goes on.
+        listed = game.visibility == Game.Visibility.PUBLIC
+        fields += _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=user.pk)
         game.version += 1
         game.save(update_fields=fields)
-        events.game_changed(game=game, user_ids=[*seated, user.pk], lobby=game.visibility == Game.Visibility.PUBLIC)
+        events.game_changed(game=game, user_ids=[*seated, user.pk], lobby=listed)
     return game
 
 
@@ -211,6 +229,7 @@ def game_holds_open(*, game_id, user) -> Game:
             raise GameError("not_creator", _("Only the game's creator can open the held seats."), "forbidden")
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("This game is no longer taking players."))
+        _creator_seated(game, user)
         if not SeatHold.objects.filter(game=game, declined_at__isnull=True).exists():
             raise GameError("no_seats_held", _("No seat is held in this game."))
         _holds_open_now(game)
@@ -221,13 +240,12 @@ def _holds_open_now(game: Game) -> None:
     """Under the game's lock: the held seats open as the rematch's visibility says, and everyone concerned (the
     seated, those whose seat was held, the lobby for a public game) hears of the new version."""
     released = _holds_release(game)
+    listed = game.visibility == Game.Visibility.PUBLIC
+    # A creator whose seat was held (the presser left) and who has not taken it: the part goes to one seated.
+    changed = _creator_hand_on(game, seats=list(game.seats.select_related("user")), leaving=None)
     game.version += 1
-    game.save(update_fields=["holds_until_at", "version"])
-    events.game_changed(
-        game=game,
-        user_ids=[*game.seats.values_list("user_id", flat=True), *released],
-        lobby=game.visibility == Game.Visibility.PUBLIC,
-    )
+    game.save(update_fields=["holds_until_at", "version", *changed])
+    events.game_changed(game=game, user_ids=[*game.seats.values_list("user_id", flat=True), *released], lobby=listed)
 
 
 def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
@@ -243,11 +261,14 @@ def game_holds_expire(*, game_id, now: datetime | None = None) -> bool:
 
 
 def game_leave(*, game_id, user) -> Game:
+    """Leave a game before it starts. The creator's part goes on (``_creator_hand_on``): a rematch's to the
+    next player of the old table, its held seats still held; the game is cancelled only when nobody is left to
+    play it (no person seated, no seat held)."""
     with transaction.atomic():
         game = game_lock(game_id=game_id)
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("You can only leave a game that has not started; resign instead."))
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if mine is None:
             raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
@@ -257,19 +278,51 @@ def game_leave(*, game_id, user) -> Game:
         Seat.objects.filter(pk__in=[seat.pk for seat in rest]).update(position=F("position") + 100)
         for position, seat in enumerate(rest):
             Seat.objects.filter(pk=seat.pk).update(position=position)
-        fields = ["version"]
-        if not rest:
-            game.status = Game.Status.CANCELLED
-            fields.append("status")
-        elif game.creator_id == user.pk:
-            game.creator_id = rest[0].user_id
-            fields.append("creator")
+        was_public = game.visibility == Game.Visibility.PUBLIC
+        fields = ["version", *_creator_hand_on(game, seats=rest, leaving=user.pk)]
         game.version += 1
         game.save(update_fields=fields)
-        events.game_changed(
-            game=game, user_ids=[s.user_id for s in seats], lobby=game.visibility == Game.Visibility.PUBLIC
-        )
+        events.game_changed(game=game, user_ids=[*(s.user_id for s in seats), *_holders(game)], lobby=was_public)
     return game
+
+
+def _holders(game: Game) -> list[int]:
+    """The users a game still holds a seat for (their "My games" shows it)."""
+    return list(SeatHold.objects.filter(game=game, declined_at__isnull=True).values_list("user_id", flat=True))
+
+
+def _creator_hand_on(game: Game, *, seats: list[Seat], leaving: int | None) -> list[str]:
+    """Under the game's lock, before the start: the seats are ``seats`` (with their users) and ``leaving`` has
+    just gone (left their seat, declined the one held for them); the seats still held are the game's holds.
+
+    Whoever is left to play keeps the game going: if the creator is gone (``leaving``, or no longer seated nor
+    held), their part goes to the next player of the old table (a rematch's; seat order after theirs, round the
+    table) who sits in the game, else to the next whose seat is held, else to the first person seated. The held
+    seats stay held. Nobody left to play it (no person seated, no seat held; bots start nothing): cancelled.
+    Returns the fields of ``game`` it changed."""
+    people = [seat.user_id for seat in seats if not seat.user.is_bot]
+    held = _holders(game)
+    if not people and not held:
+        game.status = Game.Status.CANCELLED
+        return ["status"]
+    creator = game.creator_id
+    if creator != leaving and (creator in people or creator in held):
+        return []
+    order = [*people, *held]
+    old = Game.objects.filter(rematch=game).first()
+    if old is not None:
+        table = list(old.seats.order_by("position").values_list("user_id", flat=True))
+        after = table.index(creator) + 1 if creator in table else 0
+        table = table[after:] + table[:after]
+        order = [user for user in table if user in people] + [user for user in table if user in held] + order
+    game.creator_id = order[0]
+    changed = ["creator"]
+    # What the new creator may not play in public (another player's private deck) goes private.
+    visibility = game.game_kind.visibility_for(game.options or {}, visibility=game.visibility, creator_id=order[0])
+    if visibility != game.visibility:
+        game.visibility = visibility
+        changed.append("visibility")
+    return changed
 
 
 def game_start(*, game_id, user) -> Game:
@@ -279,6 +332,7 @@ def game_start(*, game_id, user) -> Game:
             raise GameError("not_creator", _("Only the game's creator can start it."), "forbidden")
         if game.status != Game.Status.OPEN:
             raise GameError("not_open", _("This game has already started."))
+        _creator_seated(game, user)
         spec = game.game_kind
         if game.seats.count() < spec.min_seats:
             raise GameError(
@@ -295,6 +349,12 @@ def game_start(*, game_id, user) -> Game:
     return game
 
 
+def _creator_seated(game: Game, user) -> None:
+    """A creator whose seat is held (the rematch was handed to them) takes it before they start or open seats."""
+    if not game.seats.filter(user=user).exists():
+        raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
+
+
 def _start(game: Game, *, now: datetime) -> None:
     """Deal and open round 1; the caller holds the lock."""
     spec = game.game_kind
@@ -304,6 +364,7 @@ def _start(game: Game, *, now: datetime) -> None:
     game.status = Game.Status.ACTIVE
     # The table closes at the seats taken: the game is as big as its players.
     game.max_seats = seated
+    timekeeping.banks_fill(game)
     _persist(game, spec, before=None, after=state, now=now)
 
 
@@ -390,14 +451,18 @@ def game_rematch(*, game_id, user, now: datetime | None = None) -> Game:
                     closed = _("The rematch is already full or under way.")
                     raise GameError("rematch_closed", closed, "conflict") from None
             return rematch
+        spec = kind_get(old.kind)
+        options = spec.rematch_options(dict(old.options), old=old)
         game = game_create(
             creator=user,
             kind=old.kind,
             max_seats=old.max_seats,
             pace=old.pace,
             phase_seconds=old.phase_seconds,
-            visibility=old.visibility,
-            options=kind_get(old.kind).rematch_options(dict(old.options), old=old),
+            visibility=spec.visibility_for(options, visibility=old.visibility, creator_id=user.pk),
+            options=options,
+            time_bank_hours=old.time_bank_seconds // 3600,
+            min_reliability=old.min_reliability,
         )
         others = [seat.user for seat in seats if seat.user_id != user.pk and seat.user.deleted_at is None]
         held = [other for other in others if not other.is_bot and other.is_active]
@@ -439,10 +504,40 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
             return False
         spec = game.game_kind
         before = spec.engine.from_dict(game.state)
+        seats = seats_of(game, with_users=True)
+        if timekeeping.expiry_deferred(game, spec, before, seats, now=now):  # someone away; the late players' banks
+            return False
         after = spec.expire(before, rng=secrets.SystemRandom(), now=now)
-        seats = list(game.seats.all())
         _record_timeouts(game, seats, before, spec.timeout_outcomes(before))
         _persist(game, spec, before=before, after=after, now=now, seats=seats)
+    return True
+
+
+def game_pause_end(*, game_id, now: datetime | None = None) -> bool:
+    """A game paused for too few players present since FABULA_PAUSED_GAME_ENDS_SECONDS ago, where nobody acted
+    since, ends as abandoned: the absent players resign (a ``Move`` each, ``by_timeout``), as the rules end a
+    game with too few players left, and nothing of it is rated. Idempotent: a game no longer paused, or paused
+    anew since (someone acted), is left as it is. Returns whether it ended the game."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        ends_at = timekeeping.pause_ends_at(game)
+        if game.status != Game.Status.ACTIVE or ends_at is None or ends_at > now:
+            return False
+        spec = game.game_kind
+        before = spec.engine.from_dict(game.state)
+        seats = seats_of(game, with_users=True)
+        state, rng = before, secrets.SystemRandom()
+        present = set(spec.engine.present_seats(before))
+        for seat in seats:
+            if str(state.phase) == "finished":
+                break
+            if seat.position not in present and not seat.has_resigned:
+                state = spec.apply(state, seat=seat.position, action={"type": "resign"}, rng=rng, now=now)
+                _record_move(game, seat, before, {"type": "resign", "why": "paused"}, by_timeout=True)
+        if str(state.phase) != "finished":  # cannot be: paused is too few present, and the absent are gone
+            return False
+        _persist(game, spec, before=before, after=state, now=now, seats=seats, abandon=True)
     return True
 
 
@@ -467,6 +562,10 @@ PLAYED_FIELDS = (
     "deadline_at",
     "is_paused",
     "abandoned",
+    "phase_started_at",
+    "bank_since_at",
+    "paused_since_at",
+    "pause_warned_at",
 )
 
 
@@ -538,16 +637,21 @@ def _persist(
     after,
     now: datetime,
     seats: list[Seat] | None = None,
+    abandon: bool = False,
 ) -> None:
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
     ``before`` is None at the game's start, which changes more of the game than a move does: the whole row
     is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE written out once (config.prepared).
-    ``seats``: the game's seats as the caller read them under the lock, if it did."""
+    ``seats``: the game's seats as the caller read them under the lock, if it did. ``abandon``: the game ends as
+    abandoned whatever was scored (a paused game nobody came back to)."""
     engine = spec.engine
     deadline_before = game.deadline_at
     finished = str(after.phase) == "finished"
     paused = (not finished) and engine.is_paused(after)
+    if game.bank_since_at is not None:  # late players acted while their banks ran: they pay what they used
+        seats = seats if seats is not None else list(game.seats.all())
+        timekeeping.banks_settle(game, spec, before=before, after=after, seats=seats, now=now)
     game.state = engine.to_dict(after)
     game.round = after.round
     game.phase = str(after.phase)
@@ -556,13 +660,17 @@ def _persist(
         game.status = Game.Status.FINISHED
         game.finished_at = now
         game.deadline_at = None
-        game.abandoned = not spec.round_scored(after)
+        game.abandoned = abandon or not spec.round_scored(after)
     elif paused:
         game.deadline_at = None
     elif (
         before is None or game.is_paused or spec.phase_key(before) != spec.phase_key(after) or game.deadline_at is None
     ):
-        game.deadline_at = now + timedelta(seconds=game.phase_seconds)
+        seats = timekeeping.with_users(game, seats)
+        game.deadline_at = timekeeping.new_phase_deadline(game, spec, after, seats, now=now)
+        game.phase_started_at = now
+        game.bank_since_at = None
+    timekeeping.pause_noted(game, paused=paused, now=now)
     game.is_paused = paused
     if before is None:
         game.save()

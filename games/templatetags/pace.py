@@ -1,6 +1,9 @@
 """What the status line says about the game's pace: why a paused game waits, and for whom."""
 
+import datetime
+
 from django import template
+from django.utils.timesince import timeuntil
 
 from games.engine.seats import MIN_PRESENT
 from games.pages import for_anyone
@@ -43,3 +46,22 @@ def timeouts_just_now(game) -> list[str]:
     """What the deadline just did, if the game's latest change was a timeout ("Ada ran out of time..."):
     read once per version for every viewer."""
     return for_anyone("timeouts", game=game, build=lambda: _timeouts_just_now(game))
+
+
+@register.filter
+def iso_moment(value):
+    """A view's ISO date-time (``away_until``, ``nudge_from_at``) as a datetime, for ``date`` to show in the viewer's
+    zone and language; None for none."""
+    if not value:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@register.filter
+def bank_words(seconds) -> str:
+    """A time bank in words, in the page's language ("5 hours, 30 minutes"; "0 minutes" when spent)."""
+    start = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
+    return timeuntil(start + datetime.timedelta(seconds=int(seconds or 0)), now=start)

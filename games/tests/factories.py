@@ -13,6 +13,10 @@ class UserFactory(factory.django.DjangoModelFactory):
     username = factory.Sequence(lambda n: f"player{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
     display_name = factory.Sequence(lambda n: f"Player {n}")
+    # No quiet hours unless a test gives some: an asynchronous deadline is then start + length at any hour the
+    # suite runs (issue 38's tests set their players' clocks themselves).
+    quiet_hours_start = None
+    quiet_hours_end = None
     password = factory.PostGenerationMethodCall("set_password", "correct horse battery")
 
     @factory.post_generation

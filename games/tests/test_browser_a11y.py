@@ -73,6 +73,8 @@ EXCLUDED = {
     "games:rematch": "POST only",
     "games:decline": "POST only (a held seat's Decline button, in My games and on the rematch's page)",
     "games:open_seats": "POST only (the creator's button on the rematch's page)",
+    "games:nudge": "POST only (the game page's Nudge button, back to the game)",
+    "accounts:time": "POST only (the profile page's Your time form, back to the profile)",
     "storyteller:clue_media_create": "POST only, answers JSON",
     "storyteller:clue_media_file": "a clue's picture or recording file",
     "storyteller:card_report": "POST only: the game page's report form, back to the game",
@@ -95,10 +97,12 @@ EXCLUDED = {
     "decks:delete": "POST only (a deck's page)",
     "decks:share": "POST only (a deck's page)",
     "decks:unshare": "POST only (a deck's page)",
+    "decks:public": "POST only (a deck's page)",
     "decks:card_upload": "POST only, answers JSON to the deck page's script",
     "decks:card_alt": "POST only (a deck's page)",
     "decks:card_move": "POST only (a deck's page)",
     "decks:card_delete": "POST only (a deck's page)",
+    "decks:card_review": "POST only (a deck's page: ask for a review of a hidden card)",
     "^(?P<rest>.*)$": "the API's JSON answer to a path it does not know",
 }
 EXCLUDED_API_PAGES = {"api-v1:openapi-view"}  # in the excluded namespace, yet an HTML page: visited

@@ -22,6 +22,7 @@ from games.services.games import (
     game_leave,
     game_rematch,
     game_resign,
+    game_start,
 )
 from games.tasks import expire_due_games, holds_expire_due
 
@@ -555,3 +556,109 @@ class TestHeldSeatRaces:
         new.refresh_from_db()
         assert new.holds_until_at is None and not SeatHold.objects.filter(game=new).exists()
         assert new.seats.filter(user=users[1]).exists()
+
+
+class TestThePresserLeaves:
+    """Issue 37, item 10: the rematch survives its presser. Leaving it before the start hands it to the next player
+    of the old table; the seats it holds stay held."""
+
+    def test_the_next_old_player_takes_it_over_and_the_held_seats_stay_held(self):
+        old, users = finished_game(4, visibility="public")
+        new = game_rematch(game_id=old.pk, user=users[1])
+        new.refresh_from_db()
+        until = new.holds_until_at
+        game_leave(game_id=new.pk, user=users[1])
+        new.refresh_from_db()
+        assert new.status == Game.Status.OPEN and new.seats.count() == 0
+        assert new.creator_id == users[2].pk  # the next seat of the old table after the presser's
+        assert new.holds_until_at == until
+        held = SeatHold.objects.filter(game=new, declined_at__isnull=True)
+        assert sorted(held.values_list("user", flat=True)) == sorted([users[0].pk, users[2].pk, users[3].pk])
+        assert new.pk not in [game.pk for game in games_open_public()]  # still not in the lobby while held
+        # The seat the presser left is an ordinary one now; the held ones are still their players' only.
+        game_join(game_id=new.pk, user=UserFactory())
+        with pytest.raises(GameError) as caught:
+            game_join(game_id=new.pk, user=UserFactory())
+        assert caught.value.code == "seat_held"
+        # Its new creator takes their seat and may do what a creator does; the others come as before.
+        game_join(game_id=new.pk, user=users[2])
+        game_join(game_id=new.pk, user=users[0])
+        game_holds_open(game_id=new.pk, user=users[2])
+        new.refresh_from_db()
+        assert new.holds_until_at is None and new.creator_id == users[2].pk
+
+    def test_an_old_player_already_seated_comes_before_one_whose_seat_is_held(self):
+        old, users = finished_game(4)
+        new = game_rematch(game_id=old.pk, user=users[2])
+        game_join(game_id=new.pk, user=users[0])
+        game_leave(game_id=new.pk, user=users[2])
+        new.refresh_from_db()
+        assert new.creator_id == users[0].pk  # users[3] is next round the table, but not there yet
+        assert sorted(SeatHold.objects.filter(game=new).values_list("user", flat=True)) == [users[1].pk, users[3].pk]
+        assert list(new.seats.values_list("user", "position")) == [(users[0].pk, 0)]
+
+    def test_a_creator_whose_seat_is_held_sits_down_before_starting_or_opening_seats(self):
+        old, users = finished_game(3)
+        new = game_rematch(game_id=old.pk, user=users[0])
+        game_leave(game_id=new.pk, user=users[0])
+        new.refresh_from_db()
+        assert new.creator_id == users[1].pk
+        version = new.version
+        for act in (game_holds_open, game_start):
+            with pytest.raises(GameError) as caught:
+                act(game_id=new.pk, user=users[1])
+            assert (caught.value.code, caught.value.kind) == ("not_a_player", "forbidden")
+        assert Game.objects.get(pk=new.pk).version == version and new.holds_until_at is not None
+
+    def test_declining_hands_it_on_and_the_last_decline_cancels_a_rematch_nobody_is_left_in(self):
+        old, users = finished_game(3)
+        new = game_rematch(game_id=old.pk, user=users[0])
+        game_leave(game_id=new.pk, user=users[0])
+        game_decline(game_id=new.pk, user=users[1])
+        new.refresh_from_db()
+        assert new.status == Game.Status.OPEN and new.creator_id == users[2].pk
+        game_decline(game_id=new.pk, user=users[2])
+        new.refresh_from_db()
+        assert new.status == Game.Status.CANCELLED
+
+    def test_when_the_holds_end_a_creator_who_never_came_hands_it_to_one_seated(self):
+        old, users = finished_game(4, visibility="public")
+        new = game_rematch(game_id=old.pk, user=users[0])
+        game_leave(game_id=new.pk, user=users[0])
+        stranger = UserFactory()
+        game_join(game_id=new.pk, user=stranger)  # the seat the presser left
+        new.refresh_from_db()
+        assert new.creator_id == users[1].pk
+        assert game_holds_expire(game_id=new.pk, now=new.holds_until_at)
+        new.refresh_from_db()
+        assert new.status == Game.Status.OPEN and new.creator_id == stranger.pk
+        assert new.pk in [game.pk for game in games_open_public()]
+
+    def test_when_the_holds_end_with_nobody_seated_it_is_cancelled(self):
+        old, users = finished_game(3)
+        new = game_rematch(game_id=old.pk, user=users[0])
+        game_leave(game_id=new.pk, user=users[0])
+        new.refresh_from_db()
+        game_holds_expire(game_id=new.pk, now=new.holds_until_at)
+        new.refresh_from_db()
+        assert new.status == Game.Status.CANCELLED
+
+    def test_left_with_bots_only_the_game_is_cancelled(self):
+        old, users = finished_game(3)
+        make_bot(users[2])
+        new = game_rematch(game_id=old.pk, user=users[0])
+        game_decline(game_id=new.pk, user=users[1])
+        game_leave(game_id=new.pk, user=users[0])
+        new.refresh_from_db()
+        assert new.status == Game.Status.CANCELLED  # a bot starts nothing, and no seat is held
+
+    def test_my_games_tells_the_new_creator_the_rematch_is_theirs(self, client):
+        old, users = finished_game(3)
+        new = game_rematch(game_id=old.pk, user=users[0])
+        game_leave(game_id=new.pk, user=users[0])
+        client.force_login(users[1])
+        page = client.get(reverse("games:mine")).content.decode()
+        assert "The player who asked for this rematch left it: it is yours now." in page
+        assert reverse("games:join", args=[new.pk]) in page
+        client.force_login(users[2])
+        assert f"{users[1].name} wants to play again" in client.get(reverse("games:mine")).content.decode()

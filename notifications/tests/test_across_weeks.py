@@ -17,6 +17,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from accounts import time as account_time
 from games import signals
 from games.models import Game
 from games.services.games import game_act
@@ -359,3 +360,25 @@ def test_emails_link_to_the_address_bin_run_prints():
     run = (root / "bin" / "run").read_text()
     assert re.search(r"^export PORT HOST$", run, re.M)
     assert 'open http://$HOST:$PORT/"' in run
+
+
+def test_a_reminder_follows_a_deadline_that_moves_for_a_player_away():
+    """A phase's deadline moved by a player going away (or by a bank drawn on): the reminders not yet sent come a
+    quarter of the phase before the new deadline, not before the old one ("3 days, 6 hours left")."""
+    game, users = started_game(3, phase_seconds=24 * 3600)
+    now = at(12)
+    clue(game, users[0], 0, now=now)
+    game.refresh_from_db()
+    first = game.deadline_at
+    turn = Turn.objects.get(seat__user=users[1], closed_at__isnull=True)
+    assert turn.remind_at == first - timedelta(hours=6)
+    account_time.away_set(user=users[2], until=now + timedelta(days=3), now=now + timedelta(hours=1))
+    game.refresh_from_db()
+    assert game.deadline_at > first
+    turn.refresh_from_db()
+    assert turn.remind_at == game.deadline_at - timedelta(hours=6)
+    emails_send_due(now=now + timedelta(minutes=1))  # the turn emails
+    mail.outbox.clear()
+    assert emails_send_due(now=first - timedelta(hours=5)) == 0  # the old deadline's reminder: none
+    assert emails_send_due(now=game.deadline_at - timedelta(hours=5)) == 2
+    assert all(m.subject.startswith("Reminder: 5 hours left") for m in mail.outbox), [m.subject for m in mail.outbox]

@@ -32,6 +32,7 @@ from notifications import presence, push
 from notifications.emails import emails_send_due
 from notifications.models import GameMute, PushSubscription
 from notifications.push import vapid_keys_generate
+from outbox.models import QueuedTask
 
 pytestmark = pytest.mark.django_db
 
@@ -318,6 +319,22 @@ class TestSending:
             clue(game, users[0], 0, now=game.started_at)
         assert push_service.requests == []
         assert not any("push" in getattr(callback, "__qualname__", "") for callback in callbacks)
+
+    def test_a_push_task_is_queued_only_for_the_asked_seats_whose_players_have_a_device(
+        self, vapid, push_service, django_capture_on_commit_callbacks
+    ):
+        pushes = QueuedTask.objects.filter(name="notifications.send_turn_pushes")
+        game, users = started_game(4)
+        with django_capture_on_commit_callbacks(execute=False):  # the rows as the change committed them
+            clue(game, users[0], 0, now=game.started_at)
+        assert not pushes.exists()  # three seats asked, no device among them: no task for the push worker
+
+        game, users = started_game(4)
+        Device(users[2], f"{push_service.url}/device/two")
+        with django_capture_on_commit_callbacks(execute=False):
+            clue(game, users[0], 0, now=game.started_at)
+        (row,) = pushes.filter(kwargs__game_id=game.pk)
+        assert row.kwargs["seat_ids"] == [game.seats.get(user=users[2]).pk]
 
     def test_the_push_speaks_the_language_the_device_subscribed_in(
         self, vapid, push_service, django_capture_on_commit_callbacks

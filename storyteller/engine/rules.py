@@ -22,6 +22,12 @@ Decisions where the rules leave room (online play):
 - A resigned seat keeps its hand (unseen, never refilled); its cards already on
   the table still earn a point per vote.
 - The game ends after a played round whose refill leaves the draw pile empty.
+- Short hands (the site withdrew cards and had none to replace them): a seat hands in
+  what it holds, up to the cards asked; one with an empty hand hands in nothing and is
+  not waited for; a storyteller with an empty hand loses the turn at once. A skipped
+  round refills hands as a played one does, and ends the game where the pile is empty
+  and a hand still short, so empty hands and an empty pile end a game rather than skip
+  turns forever.
 """
 
 from __future__ import annotations
@@ -118,8 +124,14 @@ def hand_size(state: State) -> int:
     return _hand_size(state.seats, state.options)
 
 
-def cards_to_submit(state: State) -> int:
-    return _cards_to_submit(state.seats)
+def cards_to_submit(state: State, seat: int | None = None) -> int:
+    """Cards each player hands in (1, or 2 with 3 players); with ``seat``, what that seat hands in: no more
+    than its hand holds (a hand can run short when cards were withdrawn from the game and none was left to
+    replace them)."""
+    wanted = _cards_to_submit(state.seats)
+    if seat is not None and 0 <= seat < len(state.hands):
+        return min(wanted, len(state.hands[seat]))
+    return wanted
 
 
 def is_absent(state: State, seat: int) -> bool:
@@ -345,7 +357,9 @@ def new_game(*, seats: int, deck: Sequence[CardId], rng: Rng, options: Options =
     )
 
 
-def give_clue(state: State, *, seat: int, card: CardId, text: str, media: int | None = None) -> State:
+def give_clue(
+    state: State, *, seat: int, card: CardId, text: str, media: int | None = None, rng: Rng | None = None
+) -> State:
     """The clue: words, or a drawing or sound (``media``, an id the site checked) with or without words."""
     _check_seat(state, seat)
     if state.round == 1 and state.phase == Phase.SUBMIT and seat not in (state.storyteller, *state.submissions):
@@ -376,9 +390,9 @@ def give_clue(state: State, *, seat: int, card: CardId, text: str, media: int | 
         hands=_without(state.hands, seat, (card,)),
         misses=seating.clear_misses(state.misses, seat),
     )
-    # With 3 present players at least 2 of them wait to submit now, so nothing is
-    # played for absent ones here and no rng is needed.
-    return _settle(state, rng=None)
+    # With 3 present players holding cards at least 2 of them wait to submit now, so nothing is
+    # played for absent ones here; where hands ran short, ``rng`` plays for them (``apply`` passes it).
+    return _settle(state, rng=rng)
 
 
 def submit_cards(state: State, *, seat: int, cards: Sequence[CardId], rng: Rng) -> State:
@@ -394,7 +408,7 @@ def submit_cards(state: State, *, seat: int, cards: Sequence[CardId], rng: Rng) 
     cards = tuple(cards)
     if not all(_is_int(card) for card in cards):
         raise RuleError("bad_action", "Cards are a list of card ids.")
-    wanted = cards_to_submit(state)
+    wanted = cards_to_submit(state, seat)
     if len(cards) != wanted:
         raise RuleError("wrong_card_count", f"Hand in exactly {wanted} card(s).")
     if len(set(cards)) != len(cards):
@@ -474,7 +488,7 @@ def apply(state: State, *, seat: int, action: dict, rng: Rng) -> State:
     if kind == "clue" and keys in ({"type", "card", "text"}, {"type", "card", "text", "media"}):
         card, text, media = action["card"], action["text"], action.get("media")
         if _is_int(card) and isinstance(text, str) and (media is None or _is_int(media)):
-            return give_clue(state, seat=seat, card=card, text=text, media=media)
+            return give_clue(state, seat=seat, card=card, text=text, media=media, rng=rng)
     elif kind == "submit" and keys == {"type", "cards"}:
         cards = action["cards"]
         if isinstance(cards, (list, tuple)) and all(_is_int(c) for c in cards):
@@ -562,17 +576,24 @@ def _hand_in(state: State, seat: int, cards: tuple[CardId, ...]) -> State:
 
 
 def _auto_submit(state: State, seat: int, rng: Rng | None) -> State:
-    if rng is None:  # unreachable from give_clue; see the comment there
+    """A card (two with 3 players) drawn at random from the hand; a short hand hands in what it holds."""
+    hand = state.hands[seat]
+    wanted = cards_to_submit(state, seat)
+    if wanted == len(hand):
+        return _hand_in(state, seat, tuple(hand))
+    if rng is None:
         raise AssertionError("a random submission needs an rng")
-    cards = tuple(rng.sample(state.hands[seat], cards_to_submit(state)))
-    return _hand_in(state, seat, cards)
+    return _hand_in(state, seat, tuple(rng.sample(hand, wanted)))
 
 
-def _lay_table(state: State, rng: Rng) -> State:
+def _lay_table(state: State, rng: Rng | None) -> State:
     cards = [state.storyteller_card]
     for seat in sorted(state.submissions):
         cards.extend(state.submissions[seat])
-    rng.shuffle(cards)
+    if len(cards) > 1:
+        if rng is None:
+            raise AssertionError("laying a table needs an rng")
+        rng.shuffle(cards)
     return replace(state, phase=Phase.VOTE, table=tuple(cards))
 
 
@@ -593,9 +614,19 @@ def _time_out(state: State, waiting: frozenset[int], rng: Rng | None) -> State:
 
 
 def _settle(state: State, rng: Rng | None) -> State:
-    """Play absent players by the timeout rules when only they hold the game up."""
+    """Play absent players by the timeout rules when only they hold the game up, and settle at once what an
+    empty hand cannot do (hand in a card, give a clue)."""
     while not is_paused(state):
         waiting = to_act(state)
+        if state.phase == Phase.SUBMIT and any(not state.hands[s] for s in waiting):
+            for seat in sorted(s for s in waiting if not state.hands[s]):
+                state = _hand_in(state, seat, ())
+            if not to_act(state):
+                state = _lay_table(state, rng)
+            continue
+        if state.phase == Phase.CLUE and state.storyteller is not None and not state.hands[state.storyteller]:
+            state = _lose_turn(state)
+            continue
         if not waiting or any(not is_absent(state, s) for s in waiting):
             break
         state = _time_out(state, waiting, rng)
@@ -625,7 +656,11 @@ def _no_round_in_play() -> dict[str, Any]:
 
 
 def _lose_turn(state: State) -> State:
-    """The storyteller gave no clue: the round is recorded as skipped, the role passes."""
+    """The storyteller gave no clue: the round is recorded as skipped, the role passes.
+
+    Hands are refilled as after a played round (in play as the rules have it, every hand is full then, so
+    this changes nothing); where the pile is empty and a hand is still short, the game ends (no round could
+    ever be played again by everyone)."""
     result = RoundResult(
         round=state.round,
         storyteller=state.storyteller,
@@ -637,7 +672,10 @@ def _lose_turn(state: State) -> State:
         points=dict.fromkeys(range(state.seats), 0),
         skipped=True,
     )
-    return _start_next_round(_record(state, result))
+    state = _refill(_record(state, result))
+    if not state.draw_pile and any(len(state.hands[s]) < hand_size(state) for s in _active(state)):
+        return replace(state, phase=Phase.FINISHED, **_no_round_in_play())
+    return _start_next_round(state)
 
 
 def _finish_round(state: State) -> State:

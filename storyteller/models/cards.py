@@ -87,8 +87,10 @@ class DeckQuerySet(models.QuerySet):
 class Deck(models.Model):
     """A deck of picture cards: the site's (no owner: an admin's, for everyone), or a player's own.
 
-    A player's deck is private: its pictures go only to its owner, the players it is shared with, and
-    those who may see a game played on it (``storyteller.selectors``). It is never listed publicly.
+    A player's deck is private: its pictures go only to its owner, the players it is shared with now, and
+    the players seated at a game dealt from it, for that game's cards (``storyteller.selectors``). Its owner
+    may make it public (``is_public``): then the players it is shared with may make public games on it, and
+    whoever watches such a game sees that game's cards. It is never listed publicly.
     A deck whose owner deleted their account is ``removed``: its cards keep only what finished games
     need to stay readable (their ids), with no picture and no words.
     """
@@ -114,6 +116,13 @@ class Deck(models.Model):
         related_name="card_decks_shared",
         verbose_name=_("shared with"),
         help_text=_("Players who may use this deck for their own games."),
+    )
+    is_public = models.BooleanField(
+        _("public"),
+        default=False,
+        help_text=_(
+            "Its owner lets the players it is shared with make public games on it, whose spectators see its cards."
+        ),
     )
     removed_at = models.DateTimeField(
         _("removed at"), null=True, blank=True, help_text=_("Its owner deleted it (or their account).")
@@ -214,6 +223,12 @@ class Card(models.Model):
         blank=True,
         help_text=_("Its picture and words were deleted; games that dealt it show a grey placeholder."),
     )
+    review_requested_at = models.DateTimeField(
+        _("review asked for at"),
+        null=True,
+        blank=True,
+        help_text=_("Its owner asked an admin to look at it while it is hidden: first in the reports to decide."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CardQuerySet.as_manager()
@@ -250,8 +265,8 @@ def card_alt(alt_text: str, alt_texts: dict | None, language: str | None = None,
 
 
 class CardReport(models.Model):
-    """A player's report of a card seen in a game: enough of them hide the card at once
-    (``FABULA_CARD_REPORTS_TO_HIDE``), and an admin decides (keep it, or remove it)."""
+    """A player's report of a card seen in a game: an admin decides (keep it, or remove it); enough reports
+    that cost something to fake hide a player's own card until then (``storyteller.services.reports``)."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="reports", verbose_name=_("card"))
     reporter = models.ForeignKey(

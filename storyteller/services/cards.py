@@ -6,12 +6,9 @@ a player's browser receives is never the uploaded file itself (no scripts, no
 EXIF with a location, no odd format), and no file name of the uploader is kept.
 """
 
-import contextlib
 import csv
-import html
 import io
 import json
-import re
 import warnings
 import zipfile
 from dataclasses import dataclass, field
@@ -23,12 +20,15 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 from accounts.text import TextRefused, text_clean
 from games.services.errors import GameError
 from storyteller.models import Card, Deck
 from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_languages, validate_alt_texts
+
+from .picture_decoding import DecodeFailed, NoRoom, card_decode, decode_budget
+from .picture_worker import decode_memory
 
 DEFAULT_DECK_SLUG = "dream"  # the illustrated deck shipped with Fabula
 
@@ -53,6 +53,10 @@ class CardImageError(Exception):
     def __init__(self, message):
         super().__init__(str(message))
         self.message = message
+
+
+class PicturesBusy(CardImageError):
+    """No room to decode the picture now (``picture_decoding``): try again in a moment."""
 
 
 class CardImportError(Exception):
@@ -170,6 +174,10 @@ class DeckChoice:
 
 
 NO_SUCH_DECK = _("There is no such card deck.")
+DECK_PRIVATE = _(
+    "This deck is another player's and private: only they can make a public game on it. Make the game private, "
+    "or ask them to make the deck public."
+)
 
 
 def deck_choice_for_new_game(
@@ -180,14 +188,17 @@ def deck_choice_for_new_game(
     hand_size: int | None = None,
     own_cards_only: bool = False,
     table_deck: bool = False,
+    public: bool = False,
 ) -> DeckChoice:
     """The deck ``creator`` chose for a new game of ``seats`` (None: the site's default), checked.
 
     A site's deck: as ``deck_for_new_game``. A player's deck must be one ``creator`` may use (their own, or
     shared with them), else 404 ``not_found`` as for no deck at all: another player's deck is not
     said to exist (``table_deck``: the rematch of a game ``creator`` played on it, which its table may
-    go on with). With ``own_cards_only`` it must hold the deal and one round (else 409
-    ``deck_too_small``); without, a deck smaller than the site's is topped up from the site's deck.
+    go on with). A ``public`` game on it (anyone may join and watch) is its owner's to make, or anyone's
+    who may use it once its owner made it public (``Deck.is_public``), else 409 ``deck_private``. With
+    ``own_cards_only`` it must hold the deal and one round (else 409 ``deck_too_small``); without, a deck
+    smaller than the site's is topped up from the site's deck.
     """
     if deck_id is None:
         return DeckChoice(deck=deck_for_new_game(deck=None, seats=seats, hand_size=hand_size))
@@ -199,6 +210,8 @@ def deck_choice_for_new_game(
     user_id = getattr(creator, "pk", None)
     if not table_deck and (user_id is None or not Deck.objects.usable_by(creator).filter(pk=deck.pk).exists()):
         raise GameError("not_found", NO_SUCH_DECK, "not_found")
+    if public and deck.owner_id != user_id and not deck.is_public:
+        raise GameError("deck_private", DECK_PRIVATE, "conflict")
     in_play = Card.objects.in_play().filter(deck=deck).count()
     if own_cards_only:
         needed = own_cards_needed(seats, hand_size)
@@ -282,26 +295,22 @@ def card_image_prepare(
         raise CardImageError(_("It is larger than %(mb)d MB.") % {"mb": MAX_IMAGE_BYTES // MB})
     if _looks_like_svg(name, data):
         raise CardImageError(_("SVG pictures are refused: they can carry scripts. Export it as PNG, JPEG or WebP."))
-    suggested = ""
     try:
         # Pillow warns about a picture of too many pixels and refuses one of far
-        # too many; both are refused here, before anything is decoded.
+        # too many; both are refused here, before anything is decoded. Only the header is read in this
+        # process: the pixels are decoded in one of its own (``picture_decoding``).
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data), formats=formats) as probe:
                 _check_dimensions(*probe.size, max_pixels=max_pixels)
                 if refuse_animation and (getattr(probe, "is_animated", False) or getattr(probe, "n_frames", 1) > 1):
                     raise CardImageError(_("Animated pictures are refused: send a still one."))
-                probe.verify()
-            with Image.open(io.BytesIO(data), formats=formats) as image:
-                if suggest_alt:
-                    suggested = _described(image)
                 # A JPEG is decoded at 1/2, 1/4 or 1/8 of its size where that still leaves twice the card's
                 # longer side both ways (a phone's 12 megapixels at half): several times less to decode and
-                # scale, no visible loss at card size. Other formats ignore it.
-                image.draft(None, (DRAFT_SIDE, DRAFT_SIDE))
-                image.load()
-                card = _to_card(image)
+                # scale, no visible loss at card size. Other formats are decoded whole: their budget says so.
+                need = decode_memory(probe, data_bytes=len(data), draft_side=DRAFT_SIDE)
+                found = probe.format
+                probe.verify()
     except CardImageError:
         raise
     except UnidentifiedImageError:
@@ -311,42 +320,45 @@ def card_image_prepare(
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise CardImageError(_too_many_pixels(max_pixels)) from None
     except Exception:  # Pillow reports damaged data with many exception types
-        raise CardImageError(_("The picture is damaged or incomplete.")) from None
-    out = io.BytesIO()
-    # No exif=, icc_profile= nor xmp=: the WebP holds the pixels and nothing else.
-    card.save(out, format="WEBP", quality=WEBP_QUALITY)
-    return PreparedImage(content=out.getvalue(), suggested_alt=suggested)
+        raise CardImageError(DAMAGED) from None
+    budget = decode_budget()
+    if need > budget:
+        raise CardImageError(
+            _(
+                "Decoded, it would take about %(need)d MB of memory, more than the %(max)d MB allowed: "
+                "send it with fewer pixels, or as a JPEG."
+            )
+            % {"need": -(-need // MB), "max": budget // MB}
+        )
+    try:
+        content, descriptions = card_decode(
+            data,
+            need=need,
+            card_size=CARD_SIZE,
+            draft_side=DRAFT_SIDE,
+            formats=(found,) if found in formats else formats,  # what the header said it is, and nothing else
+            quality=WEBP_QUALITY,
+            describe=suggest_alt,
+        )
+    except NoRoom:
+        raise PicturesBusy(_("Many pictures are being read just now: try again in a moment.")) from None
+    except DecodeFailed:
+        raise CardImageError(DAMAGED) from None
+    return PreparedImage(content=content, suggested_alt=_described(descriptions) if suggest_alt else "")
+
+
+DAMAGED = _("The picture is damaged or incomplete.")
 
 
 # What cameras write as a picture's description when nobody described it: no help to anyone.
 CAMERA_DESCRIPTIONS = frozenset(
     {"olympus digital camera", "sony dsc", "default", "image", "picture", "photo", "digital camera", "samsung"}
 )
-XMP_DESCRIPTION = re.compile(rb"<dc:description>.*?<rdf:li[^>]*>(.*?)</rdf:li>", re.DOTALL)
 
 
-def _described(image: Image.Image) -> str:
-    """What the picture says of itself, if anything: one line of at most ``ALT_TEXT_MAX_LENGTH`` characters
-    that the text policy keeps (``accounts.text``), else ""."""
-    found: list[str] = []
-    exif = image.getexif()
-    description = exif.get(0x010E)  # ImageDescription
-    if isinstance(description, bytes):
-        description = description.decode("utf-8", "replace")
-    if isinstance(description, str):
-        found.append(description)
-    comment = exif.get(0x9C9C)  # XPComment (Windows): UTF-16LE bytes, or a tuple of them
-    if isinstance(comment, tuple):
-        comment = bytes(comment)
-    if isinstance(comment, bytes):
-        found.append(comment.decode("utf-16-le", "replace"))
-    xmp = image.info.get("xmp") or image.info.get("XML:com.adobe.xmp")
-    if isinstance(xmp, str):
-        xmp = xmp.encode("utf-8", "replace")
-    if isinstance(xmp, bytes):
-        match = XMP_DESCRIPTION.search(xmp)
-        if match:
-            found.append(html.unescape(match.group(1).decode("utf-8", "replace")))
+def _described(found: list[str]) -> str:
+    """The first of the picture's own descriptions (``picture_worker``) worth suggesting: one line of at most
+    ``ALT_TEXT_MAX_LENGTH`` characters that the text policy keeps (``accounts.text``), else ""."""
     for text in found:
         text = _one_line(text.replace("\x00", " "))
         if not text or text.lower() in CAMERA_DESCRIPTIONS:
@@ -379,25 +391,6 @@ def _check_dimensions(width: int, height: int, *, max_pixels: int = MAX_IMAGE_PI
             _("It is %(width)d × %(height)d pixels; a card needs at least %(min_width)d × %(min_height)d.")
             % {"width": width, "height": height, "min_width": min_width, "min_height": min_height}
         )
-
-
-def _to_card(image: Image.Image) -> Image.Image:
-    image = ImageOps.exif_transpose(image)  # phones store photos sideways with a note to turn them
-    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
-        image = image.convert("RGBA")
-        opaque = Image.new("RGBA", image.size, "white")
-        image = Image.alpha_composite(opaque, image)
-    icc = image.info.get("icc_profile")
-    image = image.convert("RGB")
-    if icc:  # a phone's wide-gamut photo (Display P3): its colours in sRGB, as browsers take an untagged picture
-        # A profile that cannot be read: the pixels as they are.
-        with contextlib.suppress(ImageCms.PyCMSError, OSError, ValueError, TypeError):
-            image = ImageCms.profileToProfile(
-                image, ImageCms.ImageCmsProfile(io.BytesIO(icc)), ImageCms.createProfile("sRGB"), outputMode="RGB"
-            )
-    image.info.clear()  # nothing of the original's metadata travels with the pixels
-    # Crop the middle to 2:3, then scale to the card.
-    return ImageOps.fit(image, CARD_SIZE, method=Image.Resampling.LANCZOS)
 
 
 def alt_texts_clean(texts) -> dict[str, str]:

@@ -33,14 +33,18 @@ DEFAULT_CLUE_MODES = ["words"]
 LANGS = ("en", "da", "sv", "nb", "fi", "fr")
 
 
-def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) -> dict:
+def storyteller_options_clean(
+    options: dict, *, max_seats: int, creator=None, visibility: str = Game.Visibility.PUBLIC
+) -> dict:
     """A new game's options, checked: ``deck`` (a deck's id: a site's deck, or a player's deck
     ``creator`` may use; default: the illustrated deck), ``own_cards_only`` (a player's deck only, never
     topped up from the site's deck; default false) and the house rules: ``target_score`` (also end at
     this score, 5 to 100), ``hand_size`` (4 to 8 cards; default 6, 7 with 3 players), ``clue_modes``
     (how a clue may be given: a non-empty subset of words, drawing, sound; default words), ``chat``
     (the table talks; default on) and ``lang`` (the game's language, one of ``LANGS``: its bots
-    speak it and read the cards in it; default the creator's, the request's language)."""
+    speak it and read the cards in it; default the creator's, the request's language). A public game
+    (``visibility``) on a player's deck not the creator's own is 409 ``deck_private`` unless its owner made
+    the deck public."""
     cleaned: dict = {}
     target = options.get("target_score")
     if target not in (None, ""):
@@ -76,23 +80,41 @@ def storyteller_options_clean(options: dict, *, max_seats: int, creator=None) ->
     elif not _is_int(deck):
         raise GameError("bad_options", NO_SUCH_DECK, "invalid")
     # Enough cards for the house rule's hand, or the usual one, at every seat.
-    # A rematch (``rematch_of``: set by the kind, never by a client) goes on with the old game's deck.
-    rematch_of = options.get("rematch_of")
-    played = (
-        deck is not None
-        and _is_int(rematch_of)
-        and Game.objects.filter(pk=rematch_of, seats__user_id=getattr(creator, "pk", None), options__deck=deck).exists()
-    )
     choice = deck_choice_for_new_game(
         deck_id=deck,
         creator=creator,
         seats=max_seats,
         hand_size=cleaned.get("hand_size"),
         own_cards_only=own_only,
-        table_deck=played,
+        table_deck=_table_deck(deck, rematch_of=options.get("rematch_of"), creator=creator),
+        public=visibility == Game.Visibility.PUBLIC,
     )
     cleaned.update(choice.options())
     return cleaned
+
+
+def _table_deck(deck: int | None, *, rematch_of, creator) -> bool:
+    """Whether a rematch (``rematch_of``: set by the kind, never by a client) goes on with the old game's deck:
+    ``creator`` played that game on it, and whoever chose the deck for it (its creator) may still use it. A
+    deck its owner stopped sharing with them deals no more games to their table (nor its newer cards)."""
+    if deck is None or not _is_int(rematch_of):
+        return False
+    old = Game.objects.filter(pk=rematch_of, seats__user_id=getattr(creator, "pk", None), options__deck=deck).first()
+    return old is not None and Deck.objects.usable_by(old.creator_id).filter(pk=deck).exists()
+
+
+def storyteller_visibility_for(options: dict, *, visibility: str, creator_id: int | None) -> str:
+    """The visibility a game of ``options`` may keep with ``creator_id`` its creator (a rematch's presser, or
+    whoever the part was handed to): ``visibility``, but private on another player's private deck, where only
+    its owner may make a public game (a client asking for one is refused instead: ``deck_private``). The
+    table's seats are held all the same; nobody else is let in to see the cards."""
+    deck_id = options.get("deck")
+    if visibility != Game.Visibility.PUBLIC or not _is_int(deck_id):
+        return visibility
+    deck = Deck.objects.filter(pk=deck_id, owner__isnull=False).only("owner", "is_public").first()
+    if deck is not None and deck.owner_id != creator_id and not deck.is_public:
+        return Game.Visibility.PRIVATE
+    return visibility
 
 
 def clue_modes_clean(modes) -> list[str]:
@@ -123,13 +145,37 @@ def _is_int(value) -> bool:
 
 
 def storyteller_new_state(*, game: Game, seats: int, rng) -> engine.State:
-    """Deal a game from the deck its options name (chosen when it was created)."""
+    """Deal a game from the deck its options name (chosen when it was created), if its table may still be dealt
+    from it (``_table_may_deal``)."""
+    _table_may_deal(game, seats=seats)
     card_ids = storyteller_deal_cards(options=game.options, seats=seats, rng=rng)
     options = engine.Options(target_score=game.options.get("target_score"), hand_size=game.options.get("hand_size"))
     try:
         return engine.new_game(seats=seats, deck=card_ids, rng=rng, options=options)
     except RuleError as error:
         raise from_rule_error(error, kinds.get(game.kind)) from None
+
+
+def _table_may_deal(game: Game, *, seats: int) -> None:
+    """At the start: a player's deck deals a game only to a table where its owner, or a player it is shared with
+    now, sits. A table that lost that since the game was made (its owner stopped sharing the deck with the
+    player who chose it, and nobody else at it may use it) is dealt from the site's deck instead, and the game's
+    options say so: cards uploaded since never reach a player the deck is no longer shared with (issue 37)."""
+    options = game.options or {}
+    deck_id = options.get("deck")
+    if not _is_int(deck_id):
+        return
+    deck = Deck.objects.filter(pk=deck_id, owner__isnull=False, removed_at__isnull=True).first()
+    if deck is None:
+        return
+    seated = list(game.seats.values_list("user_id", flat=True))
+    if deck.owner_id in seated or deck.shared_with.filter(pk__in=seated).exists():
+        return
+    site = Deck.objects.builtin().filter(pk=options.get("top_up")).first() if _is_int(options.get("top_up")) else None
+    if site is None:
+        site = deck_for_new_game(deck=None, seats=seats, hand_size=options.get("hand_size"))
+    kept = {key: value for key, value in options.items() if key not in ("deck", "own_cards_only", "top_up")}
+    game.options = {**kept, "deck": site.pk}
 
 
 def storyteller_deal_cards(*, options: dict, seats: int, rng) -> list[int]:

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -36,7 +36,7 @@ from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_language
 from storyteller.models.rounds import StorytellerRound
 from storyteller.signals import cards_withdrawn
 
-from .cards import IMAGE_FORMATS, MAX_IMAGE_BYTES, CardImageError, PreparedImage, card_image_prepare
+from .cards import IMAGE_FORMATS, MAX_IMAGE_BYTES, CardImageError, PicturesBusy, PreparedImage, card_image_prepare
 
 try:  # HEIC/HEIF (iPhones' photos): pillow-heif registers its decoder with Pillow
     import pillow_heif
@@ -91,8 +91,15 @@ def deck_for_owner(*, user, deck_id, lock: bool = False) -> Deck:
 
 
 def decks_of(*, user):
-    """``user``'s decks and those shared with them, their own first, then by name."""
-    decks = Deck.objects.usable_by(user).select_related("owner").prefetch_related("shared_with")
+    """``user``'s decks and those shared with them, their own first, then by name; each with ``hidden_cards``,
+    its cards hidden after reports (what its owner is told on "My decks")."""
+    hidden = Q(cards__hidden_at__isnull=False, cards__removed_at__isnull=True)
+    decks = (
+        Deck.objects.usable_by(user)
+        .annotate(hidden_cards=Count("cards", filter=hidden, distinct=True))
+        .select_related("owner")
+        .prefetch_related("shared_with")
+    )
     return sorted(decks, key=lambda deck: (deck.owner_id != user.pk, deck.name.casefold(), deck.pk))
 
 
@@ -148,6 +155,33 @@ def deck_rename(*, user, deck_id, name) -> Deck:
         deck = deck_for_owner(user=user, deck_id=deck_id, lock=True)
         deck.name = name
         deck.save(update_fields=["name"])
+    return deck
+
+
+def deck_change(*, user, deck_id, name=None, public=None) -> Deck:
+    """Rename ``user``'s deck (``name``), make it public or private (``public``), or both, in one transaction:
+    a refusal of either changes nothing. Neither given: 400 ``bad_request``."""
+    if name is None and public is None:
+        raise _bad("bad_request", _("Give the deck a new name, or say whether it is public."))
+    with transaction.atomic():
+        if name is not None:
+            deck = deck_rename(user=user, deck_id=deck_id, name=name)
+        if public is not None:
+            deck = deck_set_public(user=user, deck_id=deck_id, public=public)
+    return deck
+
+
+def deck_set_public(*, user, deck_id, public) -> Deck:
+    """Make ``user``'s deck public (``public``: the players it is shared with may make public games on it, and
+    whoever watches one sees its cards) or private again (the default: public games on it made by others show
+    their spectators no picture of it from then on). ``public`` must be a boolean (400 ``bad_request``)."""
+    if not isinstance(public, bool):
+        raise _bad("bad_request", _("A deck is public or not: say true or false."))
+    with transaction.atomic():
+        deck = deck_for_owner(user=user, deck_id=deck_id, lock=True)
+        if deck.is_public != public:
+            deck.is_public = public
+            deck.save(update_fields=["is_public"])
     return deck
 
 
@@ -229,7 +263,8 @@ def card_alt_clean(alt) -> str:
 
 
 def own_picture_prepare(*, name: str, data: bytes) -> PreparedImage:
-    """A player's picture checked and re-encoded (slow: call it outside any transaction), or ``bad_media``."""
+    """A player's picture checked and re-encoded (slow: call it outside any transaction), or ``bad_media``;
+    ``busy`` (503) when no room to decode it came in time (``picture_decoding``)."""
     try:
         return card_image_prepare(
             name=name,
@@ -239,6 +274,8 @@ def own_picture_prepare(*, name: str, data: bytes) -> PreparedImage:
             refuse_animation=True,
             suggest_alt=True,
         )
+    except PicturesBusy as busy:
+        raise GameError("busy", busy.message, "busy") from None
     except CardImageError as error:
         raise _bad("bad_media", error.message) from None
 

@@ -1,18 +1,29 @@
-"""Players report cards; enough reports hide a card at once; an admin keeps or removes it (issue 33).
+"""Players report cards; an admin keeps or removes them; reports moderate, they do not censor (issues 33, 37).
 
-A card is hidden (``Card.hidden_at``) when ``FABULA_CARD_REPORTS_TO_HIDE`` players have reported it and no
-admin has decided since: games show it as a grey placeholder, and it leaves the hands and draw piles of the
-games in progress as a removed card does (``withdraw``). Hiding is reversible ("Keep": shown again, its
-reports decided); removing is not ("Remove": the removal rule, ``card_remove``).
+Every report goes to the admins' queue ("Card reports"). A card of the site's decks is never taken out of play
+by reports: only an admin's "Remove" does that. A card of a player's own deck is hidden at once
+(``Card.hidden_at``) only when ``FABULA_CARD_REPORTS_TO_HIDE`` reports that cost something to fake are open on
+it: each from an account at least ``FABULA_CARD_REPORT_TRUST_DAYS`` days old that has finished
+``FABULA_CARD_REPORT_TRUST_GAMES`` games with at least two other people (no bots) at the table and did not
+resign them, not the deck's owner. An account makes at most ``FABULA_CARD_REPORTS_PER_DAY`` reports in 24
+hours. The design and its reasons: docs/security.md, "Card reports".
+
+A hidden card shows as a grey placeholder; it leaves the hands and draw piles of the games in progress as a
+removed card does (``withdraw``). Its owner sees it marked on their deck page and may ask once for a review
+(``card_review_request``), which puts it first in the admins' queue. Hiding is reversible ("Keep": shown
+again, dealt again in new games, its reports decided); removing is not ("Remove": ``card_remove``).
 """
 
+from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Game, Seat
 from games.services.errors import GameError
 from games.services.locking import game_lock
 from storyteller.engine import rules as engine
@@ -52,10 +63,35 @@ def _reason_clean(reason) -> str:
     return text
 
 
+def reporter_is_trusted(*, user, now) -> bool:
+    """Whether ``user``'s reports count towards hiding a player's card before an admin decides: an account
+    old enough that has finished enough games with people (see the module's docstring)."""
+    joined = getattr(user, "date_joined", None)
+    if joined is None or joined > now - timedelta(days=settings.FABULA_CARD_REPORT_TRUST_DAYS):
+        return False
+    wanted = settings.FABULA_CARD_REPORT_TRUST_GAMES
+    if wanted <= 0:
+        return True
+    played = Seat.objects.filter(user=user, has_resigned=False, game__status=Game.Status.FINISHED).values("game_id")
+    with_people = (
+        Game.objects.filter(pk__in=played)
+        .annotate(people=Count("seats", filter=Q(seats__user__is_bot=False) & ~Q(seats__user=user)))
+        .filter(people__gte=2)
+    )
+    return with_people[:wanted].count() >= wanted
+
+
+def _trusted_reports(card: Card, *, now) -> int:
+    """The open reports of ``card`` that count towards hiding it (its owner's own never do)."""
+    reports = CardReport.objects.filter(card=card, resolved_at__isnull=True).exclude(reporter_id=card.deck.owner_id)
+    return sum(1 for report in reports.select_related("reporter") if reporter_is_trusted(user=report.reporter, now=now))
+
+
 def card_report(*, game_id, card_id, user, reason: str = "", now=None) -> tuple[CardReport, bool]:
     """``user``, a player of the game, reports a card they have seen in it; returns (the report, whether the card
     is hidden now). Refused, nothing changed: not a player (403 ``not_a_player``); a card they have not seen
-    there, or removed (404 ``not_found``); reported by them already (409 ``already_reported``); a reason too long
+    there, or removed (404 ``not_found``); reported by them already (409 ``already_reported``); more than
+    ``FABULA_CARD_REPORTS_PER_DAY`` reports in 24 hours (409 ``too_many_reports``); a reason too long
     (400 ``bad_reason``)."""
     now = now or timezone.now()
     reason = _reason_clean(reason)
@@ -72,13 +108,25 @@ def card_report(*, game_id, card_id, user, reason: str = "", now=None) -> tuple[
             raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
         if card is None or not game.state or card.pk not in cards_seen(engine.from_dict(game.state), seat):
             raise GameError("not_found", NO_SUCH_CARD, "not_found")
+        if CardReport.objects.filter(card=card, reporter=user).exists():
+            raise GameError("already_reported", _("You have already reported this card."))
+        today = CardReport.objects.filter(reporter=user, created_at__gte=now - timedelta(days=1)).count()
+        if today >= settings.FABULA_CARD_REPORTS_PER_DAY:
+            raise GameError(
+                "too_many_reports",
+                _("You have reported many cards today: the admins look at them first. Try again tomorrow."),
+            )
         try:
             with transaction.atomic():
                 report = CardReport.objects.create(card=card, reporter=user, game=game, reason=reason)
         except IntegrityError:
             raise GameError("already_reported", _("You have already reported this card.")) from None
-        open_reports = CardReport.objects.filter(card=card, resolved_at__isnull=True).count()
-        if card.hidden_at is None and open_reports >= settings.FABULA_CARD_REPORTS_TO_HIDE:
+        own_card = card.deck.owner_id is not None  # the site's cards wait for an admin, whatever the reports
+        if (
+            own_card
+            and card.hidden_at is None
+            and _trusted_reports(card, now=now) >= settings.FABULA_CARD_REPORTS_TO_HIDE
+        ):
             card.hidden_at = now
             card.save(update_fields=["hidden_at"])
             cards_faces_changed()
@@ -95,6 +143,8 @@ def cards_keep(*, cards, now=None) -> int:
     ids = [card.pk for card in cards]
     with transaction.atomic():
         shown = Card.objects.filter(pk__in=ids, hidden_at__isnull=False).update(hidden_at=None)
+        # Dealt again in new games (``Card.objects.in_play``), and a later hiding may be reviewed again.
+        Card.objects.filter(pk__in=ids).update(review_requested_at=None)
         CardReport.objects.filter(card_id__in=ids, resolved_at__isnull=True).update(resolved_at=now)
         cards_faces_changed()
         _bump_games_showing(ids)
@@ -126,3 +176,33 @@ def card_remove(*, cards, now=None) -> tuple[int, int]:
         kept = set(Card.objects.filter(pk__in=removed).values_list("pk", flat=True))
         CardReport.objects.filter(card_id__in=kept, resolved_at__isnull=True).update(resolved_at=now)
     return len(removed) - len(kept), len(kept)
+
+
+def card_review_request(*, user, deck_id, card_id, now=None) -> Card:
+    """The owner of a card hidden after reports asks an admin to look at it: its reports go first in the admins'
+    queue. Once for each time it is hidden. Refused, nothing changed: not a card of the user's own decks
+    (404 ``not_found``); not hidden (409 ``not_hidden``); asked already (409 ``review_requested``)."""
+    now = now or timezone.now()
+    if not all(isinstance(value, int) and not isinstance(value, bool) for value in (deck_id, card_id)):
+        raise GameError("not_found", _("There is no such card in your decks."), "not_found")
+    with transaction.atomic():
+        card = (
+            Card.objects.select_for_update()
+            .filter(
+                pk=card_id,
+                deck_id=deck_id,
+                removed_at__isnull=True,
+                deck__owner_id=getattr(user, "pk", None),
+                deck__removed_at__isnull=True,
+            )
+            .first()
+        )
+        if card is None:
+            raise GameError("not_found", _("There is no such card in your decks."), "not_found")
+        if card.hidden_at is None:
+            raise GameError("not_hidden", _("This card is not hidden: there is nothing to review."))
+        if card.review_requested_at is not None:
+            raise GameError("review_requested", _("You have already asked for a review of this card."))
+        card.review_requested_at = now
+        card.save(update_fields=["review_requested_at"])
+    return card

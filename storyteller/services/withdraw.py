@@ -1,10 +1,12 @@
 """Cards that can no longer be shown, out of the games in progress (issue 33).
 
 A card removed (its owner deleted it or its deck, an admin removed it, its owner's account is gone) or hidden
-after reports shows as a grey placeholder wherever a game shows it. A placeholder is not a card a person can
-play, so in every game in progress it leaves the hands and the draw pile, each replaced by a card of the site's
-deck not yet in that game (no card left: it goes without one; a hand refills after the round, a shorter pile
-ends the game sooner). A card already handed in this round (the storyteller's, the submissions, the table)
+after reports shows as a grey placeholder wherever a game shows it. In every game in progress it leaves the
+draw pile, replaced by a card of the site's deck not yet in that game (none left: the pile goes without it and
+the game ends sooner), and then the hands, each replaced by a card of the site's deck, else by the top of the
+draw pile; where neither has a card, the hand keeps it, as a grey placeholder its holder may still play: a hand
+never runs shorter than a move needs (issue 37). A resigned seat's hand, which nobody plays, is left as it is.
+A card already handed in this round (the storyteller's, the submissions, the table)
 stays until the reveal puts it in the discard, as a placeholder: taking it back would undo a move the rules
 call final. Finished games keep every card and show placeholders (they are never changed). Each game changed
 is changed under its row lock with its version moved, so open pages fetch it again.
@@ -82,22 +84,18 @@ def _swap_in_game(game_id: int, ids: set[int], *, now) -> bool:
     if not held & ids:
         return False
     pool = _replacements(game, exclude=held | ids)
+    pile = [card if card not in ids else pool.pop() for card in state.draw_pile if card not in ids or pool]
     dealt: list[int] = []
-
-    def swapped(cards, *, to_hand: bool) -> tuple[int, ...]:
-        out = []
-        for card in cards:
-            if card not in ids:
-                out.append(card)
-            elif pool:
-                out.append(pool.pop())
-                if to_hand:
-                    dealt.append(out[-1])
-        return tuple(out)
-
-    hands = tuple(swapped(hand, to_hand=True) for hand in state.hands)
-    pile = swapped(state.draw_pile, to_hand=False)
-    game.state = engine.to_dict(replace(state, hands=hands, draw_pile=pile))
+    hands = []
+    for seat, hand in enumerate(state.hands):
+        kept = []
+        for card in hand:
+            if card in ids and seat not in state.resigned and (pool or pile):
+                card = pool.pop() if pool else pile.pop(0)
+                dealt.append(card)
+            kept.append(card)
+        hands.append(tuple(kept))
+    game.state = engine.to_dict(replace(state, hands=tuple(hands), draw_pile=tuple(pile)))
     # Moved even when only this round's table or a revealed round shows it: open pages show the placeholder.
     game.version += 1
     game.save(update_fields=["state", "version"])

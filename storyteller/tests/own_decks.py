@@ -34,3 +34,25 @@ def own_card(deck: Deck, *, position: int = 0, alt: str | None = None) -> Card:
     card.image.save("photo.webp", ContentFile(data), save=False)
     card.save()
     return card
+
+
+def established(*users, games: int = 3, days: int = 30) -> None:
+    """Make ``users`` accounts whose card reports count towards hiding a card (issue 37): ``days`` old, each with
+    ``games`` finished games played with two other people."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game, Seat
+    from games.tests.factories import UserFactory
+
+    for user in users:
+        type(user).objects.filter(pk=user.pk).update(date_joined=timezone.now() - timedelta(days=days))
+        user.refresh_from_db()
+        others = UserFactory.create_batch(2)
+        for _ in range(games):
+            game = Game.objects.create(
+                kind="storyteller", status=Game.Status.FINISHED, phase_seconds=3600, max_seats=3, creator=user
+            )
+            for position, player in enumerate([user, *others]):
+                Seat.objects.create(game=game, user=player, position=position)

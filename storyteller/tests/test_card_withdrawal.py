@@ -19,7 +19,7 @@ from storyteller.selectors import card_picture_url
 from storyteller.services.reports import card_remove, card_report
 from storyteller.signals import cards_withdrawn
 
-from .own_decks import own_deck
+from .own_decks import established, own_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +29,8 @@ def dream(db):
     return deck_with_cards(84, slug="dream", name="Dreams")
 
 
-def own_game(players=4, cards=30, own_cards_only=True, **options):
-    users = UserFactory.create_batch(players)
+def own_game(players=4, cards=30, own_cards_only=True, *, owner=None, **options):
+    users = [owner or UserFactory(), *UserFactory.create_batch(players - 1)]
     deck = own_deck(users[0], cards)
     options = {"deck": deck.pk, "own_cards_only": own_cards_only, **options}
     game = game_create(creator=users[0], max_seats=players, options=options)
@@ -181,6 +181,7 @@ class TestReports:
 
     def test_two_players_reports_hide_a_card_at_once(self, dream):
         game, users, deck = own_game()
+        established(*users[1:3])  # fresh accounts' reports never hide a card: test_card_reports.py
         into_the_vote(game, users)
         card = state_of(game).table[0]
         first = self.api(users[1]).post(f"/games/{game.pk}/cards/{card}/report", {"reason": "Not nice"})
@@ -221,6 +222,7 @@ class TestReports:
     def test_a_hidden_card_leaves_the_hands(self, dream, settings, django_capture_on_commit_callbacks):
         settings.FABULA_CARD_REPORTS_TO_HIDE = 1
         game, users, deck = own_game()
+        established(users[1])
         card = state_of(game).hands[1][0]
         with django_capture_on_commit_callbacks(execute=True):
             _report, hidden = card_report(game_id=game.pk, card_id=card, user=users[1], reason="")
@@ -257,6 +259,7 @@ class TestAdmin:
 
     def reported(self, dream):
         game, users, deck = own_game()
+        established(*users[1:3])
         into_the_vote(game, users)
         card = state_of(game).table[0]
         for user in users[1:3]:

@@ -89,7 +89,9 @@ class TestOptionsByApi:
         bert = UserFactory()
         anna, client = api_player()
         deck = own_deck(bert, 30, name="Bert's beach", shared_with=[anna])
-        response = client.post("/games", {"seats": 4, "deck": deck.pk, "own_cards_only": True})
+        # A private game: a public one is its owner's to make (409 deck_private: test_deck_privacy).
+        body = {"seats": 4, "deck": deck.pk, "own_cards_only": True, "visibility": "private"}
+        response = client.post("/games", body)
         assert response.status_code == 201, response.content
         assert response.json()["deck"]["owned_by"] == bert.username
 

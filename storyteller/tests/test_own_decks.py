@@ -361,11 +361,15 @@ def test_a_players_picture_goes_only_to_those_who_may_see_it(alice, bob):
     alice.api.post(f"/decks/{deck_id}/shares", {"username": "bob"})
     assert by_session(bob) == by_token(bob) == 200  # shared with
 
-    game_on(deck_id, players=[carol.user, UserFactory()])  # a private game on the deck: carol plays
+    game = game_on(deck_id, players=[carol.user, UserFactory()])  # a private game on the deck: carol plays
+    assert by_session(carol) == by_token(carol) == 404  # not dealt there (yet): not that table's card
+    CardDeal.objects.create(game=game, card_id=card["id"], dealt_at=game.created_at)
     assert by_session(carol) == by_token(carol) == 200
     assert by_session(dave) == by_token(dave) == 404 and served(anonymous, url).status_code == 404
 
-    game_on(deck_id, players=[erin.user, UserFactory()], visibility=Game.Visibility.PUBLIC)  # anyone may watch
+    # A public game the owner made: anyone may watch it, and sees the cards dealt in it.
+    public = game_on(deck_id, players=[alice.user, erin.user], visibility=Game.Visibility.PUBLIC)
+    CardDeal.objects.create(game=public, card_id=card["id"], dealt_at=public.created_at)
     assert by_session(dave) == by_token(dave) == 200 and served(anonymous, url).status_code == 200
 
     # A card hidden after reports: its owner still sees it (marked), nobody else.

@@ -116,3 +116,74 @@ def test_every_way_to_start_the_site_serves_with_this_protocol():
     for launcher in ("bin/run", "docker-compose.yml", "Dockerfile"):
         text = (ROOT / launcher).read_text()
         assert protocol in text and "--http httptools" not in text and '"httptools"' not in text, launcher
+
+
+def slow_head(server, *, lines: int, pause: float = 1.0) -> tuple[float, bytes]:
+    """Send a request's head one header line every ``pause`` seconds (at most ``lines`` of them, never its end),
+    then read what comes until the server closes: the seconds it took from connecting, and the answer."""
+    host, port = server.url.removeprefix("http://").split(":")
+    started = time.monotonic()
+    answer = b""
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.settimeout(pause)
+        try:
+            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            for number in range(lines):
+                try:  # whatever the server says comes while the client is still sending
+                    data = connection.recv(65536)
+                    answer += data
+                    if not data:
+                        break
+                except TimeoutError:
+                    connection.sendall(b"X-Line-%d: a slow client\r\n" % number)
+            connection.settimeout(30)
+            while data := connection.recv(65536):
+                answer += data
+        except (BrokenPipeError, ConnectionResetError):  # the server closed; the answer came before
+            pass
+    return time.monotonic() - started, answer
+
+
+def test_a_head_sent_a_line_a_second_is_answered_408_and_closed_within_15_s(asgi_server):
+    from config.fastpath.server import HEAD_TIMEOUT_SECONDS
+
+    assert HEAD_TIMEOUT_SECONDS == 10
+    took, answer = slow_head(asgi_server, lines=60)
+    assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), answer[:200]
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"connection: close" in head.lower()
+    assert body == b"The request's head came too slowly: send it again."
+    assert HEAD_TIMEOUT_SECONDS <= took < 15
+
+
+def test_a_connection_that_never_sends_its_head_is_closed(asgi_server):
+    host, port = asgi_server.url.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        answer = b""
+        while data := connection.recv(65536):
+            answer += data
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert 10 <= time.monotonic() - started < 15
+
+
+def test_a_kept_alive_connection_gets_the_same_time_for_each_head(asgi_server):
+    """Requests on one connection over more than the head's time are served: each head gets its own 10 s, from
+    its first byte; the later slow one is answered 408."""
+    host, port = asgi_server.url.removeprefix("http://").split(":")
+    keep = request("/healthz").replace(b"Connection: close", b"Connection: keep-alive")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        for _ in range(4):  # some 12 s in all, past the first head's 10 s
+            connection.sendall(keep)
+            answer = b""
+            while not answer.endswith(b"}"):
+                answer += connection.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 200 ")
+            time.sleep(3)  # under uvicorn's keep-alive of 5 s
+        started = time.monotonic()
+        connection.sendall(b"GET /healthz HTTP/1.1\r\n")
+        answer = b""
+        while data := connection.recv(65536):
+            answer += data
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert 10 <= time.monotonic() - started < 15

@@ -124,7 +124,7 @@ class TestBearer:
         client.client = type(client.client)(enforce_csrf_checks=True)
         assert client.post("/games", {"seats": 3}).status_code == 201
 
-    def test_every_request_is_counted_per_token(self, make_player, settings):
+    def test_every_request_is_counted_per_account(self, make_player, settings):
         settings.FABULA_API_RATES = {"requests": (3, 60)}
         _user, client = make_player()
         _other, other = make_player()

@@ -125,3 +125,19 @@ class TestHeldSeats:
         assert "seat_held" in paths["/api/v1/games/{game_id}/join"]["post"]["description"]
         summary = schema["components"]["schemas"]["GameSummary"]["properties"]["seat_held"]
         assert summary["type"] == "boolean" and "decline" in summary["description"]
+
+
+class TestThePresserLeaves:
+    """Issue 37, item 10, through the API: the presser leaves, the rematch stays open for the old table."""
+
+    def test_leaving_hands_the_rematch_to_the_next_old_player(self, make_player):
+        old, users = finished_game(3, visibility="private")
+        clients = [ApiClient(token_create(user=user, name="t")[1]) for user in users]
+        new = clients[0].post(f"/games/{old.pk}/rematch").json()
+        left = clients[0].post(f"/games/{new['id']}/leave")
+        assert left.status_code == 200 and left.json() == {"id": new["id"], "status": "open"}
+        assert clients[1].post(f"/games/{new['id']}/join", {}).status_code == 200
+        view = clients[1].get(f"/games/{new['id']}").json()
+        assert view["creator"] == users[1].username and view["you"]["is_creator"] is True
+        assert view["status"] == "open" and view["seats_held"] == 1  # users[2]'s seat, still theirs
+        assert clients[2].post(f"/games/{new['id']}/join", {}).status_code == 200

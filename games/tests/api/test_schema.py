@@ -102,6 +102,13 @@ def test_the_schema_documents_every_endpoint(client):
         ("POST", f"{API}/decks/{{deck_id}}/cards"),
         ("PATCH", f"{API}/decks/{{deck_id}}/cards/{{card_id}}"),
         ("DELETE", f"{API}/decks/{{deck_id}}/cards/{{card_id}}"),
+        ("POST", f"{API}/decks/{{deck_id}}/cards/{{card_id}}/review"),
+        ("POST", f"{API}/games/{{game_id}}/nudge"),
+        ("GET", f"{API}/me"),
+        ("PATCH", f"{API}/me"),
+        ("PUT", f"{API}/me/away"),
+        ("DELETE", f"{API}/me/away"),
+        ("GET", f"{API}/players/{{username}}"),
     }
     assert document["components"]["securitySchemes"]["TokenAuth"] == {"type": "http", "scheme": "bearer"}
     view = document["components"]["schemas"]["StorytellerView"]["properties"]

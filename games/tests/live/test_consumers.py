@@ -23,6 +23,7 @@ from ..play import play_step, play_to_end
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = b"http://testserver"
+HOST = b"testserver"
 GAME_KEYS = {"type", "game", "version"}
 NOTIFICATION_KEYS = {"type", "unread"}
 
@@ -38,8 +39,9 @@ async def open_socket():
     """Open a page's socket as ``user`` (None: anonymous); returns (communicator, accepted)."""
     opened = []
 
-    async def open_(*, user=None, query: str = "", origin: bytes | None = ORIGIN):
-        headers = [(b"origin", origin)] if origin is not None else []
+    async def open_(*, user=None, query: str = "", origin: bytes | None = ORIGIN, host: bytes = HOST):
+        # As a browser: the page's origin, and the host (and port) the socket is opened on.
+        headers = [(b"host", host)] + ([(b"origin", origin)] if origin is not None else [])
         if user is not None:
             headers.append((b"cookie", (await sync_to_async(_session_cookie)(user)).encode()))
         communicator = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
@@ -56,6 +58,15 @@ async def open_socket():
 
 async def next_message(communicator) -> dict:
     return await communicator.receive_json_from(timeout=5)
+
+
+async def next_game_message(communicator) -> dict:
+    """The next message about the game itself, past the bell's (``notifications.changed``: its count moves when a
+    turn the player was asked for closes, which is news of its own)."""
+    while True:
+        message = await next_message(communicator)
+        if message["type"] != "notifications.changed":
+            return message
 
 
 async def current_version(game) -> int:
@@ -85,12 +96,15 @@ async def test_a_game_page_hears_of_each_version_once(open_socket):
     assert accepted
 
     await sync_to_async(play_step)(game, users, random.Random(1))
-    first = await next_message(socket)
+    first = await next_game_message(socket)
     await sync_to_async(play_step)(game, users, random.Random(2))
-    second = await next_message(socket)
+    second = await next_game_message(socket)
 
     assert first["version"] + 1 == second["version"] == await current_version(game)
-    assert await socket.receive_nothing(timeout=0.3)
+    later = []
+    while not await socket.receive_nothing(timeout=0.3):
+        later.append(await next_message(socket))
+    assert [message for message in later if message["type"] != "notifications.changed"] == []
 
 
 async def test_my_games_hear_of_every_game_i_sit_in(open_socket):
@@ -175,9 +189,29 @@ async def test_a_foreign_origin_is_refused(open_socket, origin):
 
 async def test_the_site_own_origin_is_accepted(open_socket):
     game, users = await sync_to_async(started_game)(3)
-    for origin in (ORIGIN, b"http://127.0.0.1:8000", b"http://localhost:9000"):
-        _socket, accepted = await open_socket(user=users[0], query=f"game={game.pk}", origin=origin)
+    for origin, host in (
+        (ORIGIN, HOST),
+        (b"http://127.0.0.1:8000", b"127.0.0.1:8000"),  # bin/run's printed address
+        (b"http://localhost:9000", b"localhost:9000"),  # PORT=9000 bin/run
+    ):
+        _socket, accepted = await open_socket(user=users[0], query=f"game={game.pk}", origin=origin, host=host)
         assert accepted, origin
+
+
+@pytest.mark.parametrize(
+    ("origin", "host"),
+    [
+        (b"http://127.0.0.1:1", b"127.0.0.1:8000"),  # another port
+        (b"https://localhost:1", b"localhost:8000"),  # another scheme and port
+        (b"https://127.0.0.1:8000", b"127.0.0.1:8000"),  # another scheme
+        (b"http://localhost:8000", b"127.0.0.1:8000"),  # another host
+        (b"http://127.0.0.1:8000", b"evil.example:8000"),  # a host the site does not serve
+    ],
+)
+async def test_another_scheme_host_or_port_is_refused(open_socket, origin, host):
+    game, users = await sync_to_async(started_game)(3)
+    _socket, accepted = await open_socket(user=users[0], query=f"game={game.pk}", origin=origin, host=host)
+    assert not accepted
 
 
 async def test_the_socket_forwards_ids_and_versions_and_nothing_else(open_socket):

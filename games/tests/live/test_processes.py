@@ -136,6 +136,8 @@ def test_bots_moves_made_in_the_worker_reach_an_open_page_at_once(site):
             if view["you"]["to_act"]:
                 action = action_for(view, rng)
                 answer = api.post(f"/games/{game.pk}/actions", json={**action, "round": view["round"]})
+                if answer.status_code == 409 and answer.json()["error"]["code"] == "clue_taken":
+                    continue  # the first clue is open to every seat: a bot gave it between the view and the post
                 assert answer.status_code == 200, answer.text
                 continue
             # The game waits for the bots: the worker's next move.

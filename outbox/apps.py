@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class OutboxConfig(AppConfig):
+    name = "outbox"
+    verbose_name = _("Queued tasks")
+    default_auto_field = "django.db.models.BigAutoField"
