@@ -49,8 +49,9 @@ def signup(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Fabula, %(name)s!") % {"name": user.name})
-        # From a game's "Play" button: straight on to that game (the new-game form, an invite).
-        return redirect(next_url or "accounts:profile")
+        # From a game's "Play" button: straight on to that game (the new-game form, an invite); from anywhere else
+        # to playing: the lobby, with its games waiting and "Play now with bots" (issue 39).
+        return redirect(next_url or "games:lobby")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Colour
 from games.models import Game, Seat
 from games.services.errors import GameError
-from games.services.games import game_act, game_join
+from games.services.games import game_act, game_create, game_join
 from games.services.locking import game_lock
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,25 @@ def game_bot_add(*, game_id, user, level: str | None = None) -> Game:
             raise GameError("game_full", _("This game is full."))
         bot = bot_for_game(game=game)
         return game_join(game_id=game.pk, user=bot, invite_code=game.invite_code, bot_level=level)
+
+
+PLAY_NOW_BOTS = 3
+
+
+def game_with_bots_create(*, creator, kind: str | None = None, level: str | None = None) -> Game:
+    """ "Play now with bots": a private live game of ``kind`` for ``creator`` and three bots of ``level``,
+    started at once (the last seat taken starts it). All of it or nothing: one transaction."""
+    with transaction.atomic():
+        game = game_create(
+            creator=creator,
+            kind=kind,
+            max_seats=1 + PLAY_NOW_BOTS,
+            pace=Game.Pace.LIVE,
+            visibility=Game.Visibility.PRIVATE,
+        )
+        for _seat in range(PLAY_NOW_BOTS):
+            game = game_bot_add(game_id=game.pk, user=creator, level=level)
+    return game
 
 
 def phase_key_json(key: tuple) -> list:

@@ -109,7 +109,10 @@ def mine_fragment(request):
 def create(request):
     lang = "da" if (request.LANGUAGE_CODE or "").startswith("da") else "en"
     chosen = request.GET.get("kind")
-    form = GameCreateForm(request.POST or None, initial={"kind": chosen} if kinds.get(chosen or "") else {})
+    initial = {"kind": chosen} if kinds.get(chosen or "") else {}
+    if request.GET.get("visibility") in Game.Visibility.values:  # the lobby's "Invite friends": private
+        initial["visibility"] = request.GET["visibility"]
+    form = GameCreateForm(request.POST or None, initial=initial)
     option_forms = [
         (kind, kind.options_form_for(request.POST or None, lang=lang, user=request.user)) for kind in kinds.every()
     ]

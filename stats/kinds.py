@@ -90,8 +90,9 @@ RATING_BOARD = Board(
     slug="rating",
     title=_("Rating"),
     description=_(
-        "OpenSkill rating (Plackett-Luce) from every finished game, ranked by its cautious estimate: "
-        "the skill the player has at least, with high confidence."
+        "One number for how well a player plays against other people, from every finished game: it rises when "
+        "they finish ahead of others and as their games make it surer. Everyone starts at 0, and it "
+        "is marked provisional over a player's first games."
     ),
     value=_rating_value,
     sample=lambda totals: totals.games,
@@ -103,7 +104,7 @@ WINS_BOARD = Board(
     slug="wins",
     title=_("Most wins"),
     description=_("Games won; a shared win counts for everyone who shares it."),
-    value=lambda totals, rating: float(totals.wins) if totals.games else None,
+    value=lambda totals, rating: float(totals.wins) if totals.wins else None,  # no win, no place among winners
     sample=lambda totals: totals.games,
     hits=lambda totals: None,
     style="count",

@@ -130,6 +130,21 @@ def player_abandoned_count(*, player) -> int:
     return Seat.objects.filter(user=player, game__status=Game.Status.FINISHED, game__abandoned=True).count()
 
 
+def player_practice_count(*, player) -> int:
+    """How many of the player's finished games had fewer than two people at the table (a person alone with
+    bots): played, but practice, so not in their records, ratings or places (``services.MIN_PEOPLE``)."""
+    from .services import MIN_PEOPLE
+
+    return (
+        Game.objects.filter(
+            status=Game.Status.FINISHED, abandoned=False, pk__in=Seat.objects.filter(user=player).values("game_id")
+        )
+        .annotate(people=Count("seats", filter=Q(seats__user__is_bot=False)))
+        .filter(people__lt=MIN_PEOPLE)
+        .count()
+    )
+
+
 def player_games(*, player, viewer, page) -> Page:
     """The player's finished games, newest first, with their result; a private game only to its players.
 

@@ -162,14 +162,19 @@ def _games(game_ids: Iterable[int]) -> list[dict]:
     seats: dict[int, list[dict]] = {game["id"]: [] for game in games}
     for seat in (
         Seat.objects.filter(game_id__in=list(seats))
-        .exclude(user__is_bot=True)  # bots play, but have no record, rating or place on a board
         .order_by("game_id", "position")
-        .values("game_id", "position", "user_id", "score", "has_resigned", "is_winner")
+        .values("game_id", "position", "user_id", "score", "has_resigned", "is_winner", "user__is_bot")
     ):
         seats[seat["game_id"]].append(seat)
     for game in games:
-        # A person alone with bots is ranked against nobody: such a game is practice, not recorded.
-        people = seats[game["id"]]
+        table = seats[game["id"]]
+        # A person's place is at the whole table, bots and all ("Place 2 of 4" when a bot won) ...
+        for seat, place in zip(table, game_ranks([(seat["score"], seat["has_resigned"]) for seat in table])):
+            seat["place"] = place
+        game["table_size"] = len(table)
+        # ... but bots play without a record, rating or place on a board, and a person alone with bots is rated
+        # against nobody: such a game is practice, not recorded (the player's page says so).
+        people = [seat for seat in table if not seat["user__is_bot"]]
         game["seats"] = people if len(people) >= MIN_PEOPLE else []
     return games
 
@@ -187,7 +192,7 @@ def _rate_games(
         before = [current.get(seat["user_id"], ratings.INITIAL) for seat in seats]
         after = ratings.rate(before, ranks)
         by_seat = contributions.get(game["id"], {})
-        for seat, rank, (mu0, sigma0), (mu1, sigma1) in zip(seats, ranks, before, after):
+        for seat, (mu0, sigma0), (mu1, sigma1) in zip(seats, before, after):
             contribution = by_seat.get(seat["position"], Contribution())
             rows.append(
                 _Row(
@@ -196,8 +201,8 @@ def _rate_games(
                     kind=game["kind"],
                     finished_at=game["finished_at"],
                     seat=seat["position"],
-                    players=len(seats),
-                    rank=rank,
+                    players=game["table_size"],
+                    rank=seat["place"],
                     score=seat["score"],
                     won=seat["is_winner"],
                     resigned=seat["has_resigned"],

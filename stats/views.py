@@ -18,6 +18,7 @@ from .selectors import (
     player_games,
     player_get,
     player_history,
+    player_practice_count,
     player_profile,
 )
 
@@ -41,6 +42,8 @@ def player(request, username: str):
             "profiles": profiles,
             "games": player_games(player=player, viewer=request.user, page=request.GET.get("page")),
             "abandoned": player_abandoned_count(player=player),
+            "practice": player_practice_count(player=player),
+            "provisional_games": settings.FABULA_RATING_PROVISIONAL_GAMES,
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
             "reliability": reliability_of(user=player, now=timezone.now()),
         },

@@ -229,5 +229,8 @@ class StorytellerView(GameViewBase):
         "withdrawn from the game have left it short)."
     )
     draw_pile: int = Field(default=0, description="Once started: the cards left to draw.")
+    end_reason: str | None = Field(
+        default=None, description="Once finished: why the game ended, in words in the request's language."
+    )
     you: StorytellerYou
     last_round: LastRound | None

@@ -16,7 +16,7 @@ from games.api.limits import rate_hit
 from games.services.errors import GameError
 
 from .models.cards import ALT_TEXT_MAX_LENGTH
-from .selectors import card_picture_url
+from .selectors import card_picture_url, deck_needs
 from .services import own_decks
 from .services.cards import MAX_IMAGE_BYTES
 from .services.reports import card_review_request
@@ -128,6 +128,7 @@ def deck_page(request, deck_id: int):
             "quota": _quota(cards, used, max_cards, max_bytes),
             "alt_max": ALT_TEXT_MAX_LENGTH,
             "max_mb": MAX_IMAGE_BYTES // (1024 * 1024),
+            "needs": deck_needs(deck=deck),
         },
     )
 
@@ -215,6 +216,8 @@ def card_upload(request, deck_id: int):
 @require_POST
 def card_alt(request, deck_id: int, card_id: int):
     alt = request.POST.get("alt", "")
+    if request.headers.get("HX-Request") == "true":
+        return _card_alt_in_place(request, deck_id, card_id, alt)
     return _act(
         request,
         deck_id,
@@ -245,6 +248,41 @@ def card_delete(request, deck_id: int, card_id: int):
     )
 
 
+def _card_alt_in_place(request, deck_id: int, card_id: int, alt: str):
+    """The words saved from the deck's page by htmx: the card alone, again, with "saved" or the refusal beside its
+    button, so that the page stays where the player is (a reload jumped to its top)."""
+    saved, error = False, ""
+    try:
+        rate_hit("actions", request)
+        own_decks.card_alt_edit(
+            user=request.user, deck_id=deck_id, card_id=card_id, alt=alt, language=translation.get_language()
+        )
+        saved = True
+    except Throttled:
+        error = _("Too many requests: wait a little and try again.")
+    except GameError as refused:
+        if refused.kind == "not_found":
+            raise Http404(str(refused.message)) from None
+        error = str(refused.message)
+    deck = own_decks.deck_for_viewer(user=request.user, deck_id=deck_id)
+    shown = own_decks.deck_cards(deck=deck, user=request.user)
+    index = next((i for i, card in enumerate(shown) if card.pk == card_id), None)
+    if index is None:
+        raise Http404("no such card")
+    card = shown[index]
+    card.picture_url = card_picture_url(card)
+    context = {
+        "deck": deck,
+        "card": card,
+        "mine": deck.owner_id == request.user.pk,
+        "n": index + 1,
+        "first": index == 0,
+        "last": index == len(shown) - 1,
+        "alt_max": ALT_TEXT_MAX_LENGTH,
+        "alt_saved": saved,
+        "alt_error": error,
+    }
+    return render(request, "storyteller/decks/card.html", context)  # 200 either way: htmx swaps only those
 @login_required
 @require_POST
 def card_review(request, deck_id: int, card_id: int):

@@ -29,6 +29,13 @@ from storyteller.models import Card, CardDeal, ClueMedia, Deck
 from storyteller.models.cards import alt_language, alt_languages
 from storyteller.services.game import storyteller_rules
 
+# Why a finished game ended, in words (issue 39: "The game is over." said nothing of it).
+END_REASONS = {
+    "too_few": lambda: gettext("Too few players were left after resignations."),
+    "target": lambda: gettext("A player reached the target score."),
+    "cards_out": lambda: gettext("The draw pile ran out: the hands could no longer be refilled."),
+}
+
 
 def _card(card: dict | None, card_id: int) -> dict:
     if card is None:  # a card deleted from the database by hand: still playable, shown as removed
@@ -158,6 +165,21 @@ class _DeckLabels:
 
 card_faces = _CardFaces()
 deck_labels = _DeckLabels()
+
+
+def deck_needs(*, deck: Deck) -> dict:
+    """What a game on ``deck`` alone needs: its cards in play now, and for each table size the cards a game of
+    that many players is dealt (``storyteller_cards_needed``) and whether the deck has them. Two queries at most."""
+    from storyteller.services.cards import storyteller_cards_needed
+
+    in_play = Card.objects.in_play().filter(deck=deck).count()
+    tables = []
+    for seats in range(engine.MIN_SEATS, engine.MAX_SEATS + 1):
+        needed = storyteller_cards_needed(seats)
+        tables.append(
+            {"seats": seats, "needed": needed, "ready": in_play >= needed, "missing": max(0, needed - in_play)}
+        )
+    return {"in_play": in_play, "tables": tables}
 
 
 def clue_media_url(*, game_id: int, media_id: int) -> str:
@@ -392,4 +414,5 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         }
     if state.phase == engine.Phase.FINISHED:
         view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
+        view["end_reason"] = END_REASONS[engine.end_reason(state)]()
     return view

@@ -46,7 +46,7 @@ def test_sign_up_goes_on_to_a_page_of_this_site(client, next_url):
 def test_sign_up_never_leaves_for_another_site(client, next_url):
     response = _sign_up(client, next_url)
     assert response.status_code == 302
-    assert response.url == reverse("accounts:profile")
+    assert response.url == reverse("games:lobby")
     assert User.objects.filter(username="newbie").exists()  # signed up all the same
 
 

@@ -10,7 +10,7 @@ from games.tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_sign_up_logs_in_and_lands_on_profile(client):
+def test_sign_up_logs_in_and_lands_on_the_lobby(client):
     response = client.post(
         reverse("accounts:signup"),
         {
@@ -21,7 +21,7 @@ def test_sign_up_logs_in_and_lands_on_profile(client):
         },
     )
     assert response.status_code == 302
-    assert response.url == reverse("accounts:profile")
+    assert response.url == reverse("games:lobby")
     user = User.objects.get(username="anna")
     assert user.email == "anna@example.com"
     assert client.get(reverse("games:mine")).status_code == 200
@@ -61,7 +61,7 @@ def test_sign_up_goes_back_to_the_invite(client):
             "next": "https://evil.example/",
         },
     )
-    assert response.url == reverse("accounts:profile")
+    assert response.url == reverse("games:lobby")
 
 
 def test_log_in_and_out(client):

@@ -21,7 +21,9 @@ def _players(bots: int = 1):
 
 
 @pytest.mark.parametrize("way", ["finished", "rebuild"])
-def test_a_bot_has_no_record_rating_or_place_and_people_rank_among_themselves(way):
+def test_a_bot_has_no_record_rating_or_place_and_a_persons_place_counts_the_whole_table(way):
+    """Ratings rank people among themselves; the place a record shows is at the whole table, the bot's seat too
+    (issue 39: "Place 1 of 2" in a game a bot won)."""
     users = _players(bots=1)
     game = finished_game(users, ROUNDS)
     now = timezone.now()
@@ -35,7 +37,10 @@ def test_a_bot_has_no_record_rating_or_place_and_people_rank_among_themselves(wa
     assert not LeaderboardEntry.objects.filter(user=bot).exists()
     records = GameRecord.objects.filter(game=game)
     assert {r.user_id for r in records} == {users[0].pk, users[1].pk}
-    assert {r.players for r in records} == {2}
+    assert {r.players for r in records} == {3}
+    scores = {seat.user_id: seat.score for seat in game.seats.all()}
+    for record in records:
+        assert record.rank == 1 + sum(score > scores[record.user_id] for score in scores.values())
     assert LeaderboardEntry.objects.filter(user__in=users[:2]).exists()
 
 

@@ -60,6 +60,9 @@ def test_two_players_chat_live_and_the_vote_closes_the_chat(asgi_server, browser
     # On a phone the panel fits the screen, and the message can be written and sent there.
     carol_page = phone_page(browser, asgi_server, carol, game.get_absolute_url())
     expect(carol_page.locator("#chat .chat-text")).to_have_text(["Good luck, everyone!"])
+    # There the table talk is a tap away (issue 39: the table in one screen).
+    expect(carol_page.locator("#table-more")).not_to_have_attribute("open", "")
+    carol_page.locator("#table-more > summary").tap()
     carol_page.get_by_label("Your message to the table").fill("from my phone")
     carol_page.get_by_role("button", name="Send").tap()
     expect(carol_page.locator("#chat .chat-text")).to_have_count(2)

@@ -308,8 +308,8 @@ def games_open_public(*, exclude_user=None):
 
 
 def games_for_user(*, user, status: str | None = None):
-    """Every game the user sits in, those waiting for the user first, then by deadline: a queryset, sorted
-    by the database (so that a page of it costs the same however many games the user has).
+    """Every game the user sits in, those waiting for the user first, then by deadline, finished ones newest
+    first: a queryset, sorted by the database (so that a page of it costs the same however many games the user has).
 
     Read from the user's seats (an index on the seat's user), joined to their games: no subquery per game,
     and nothing of the games the user does not sit in. Each game's seats come prefetched (a page's
@@ -330,7 +330,8 @@ def games_for_user(*, user, status: str | None = None):
         )
         .only(*_MINE_COLUMNS)
         .prefetch_related(Prefetch("seats", queryset=_chip_seats()))
-        .order_by("-my_turn", "status_rank", "no_deadline", "sort_at", "-pk")
+        # Finished games newest first (they have no deadline: by their start they came oldest first).
+        .order_by("-my_turn", "status_rank", "no_deadline", F("finished_at").desc(nulls_last=True), "sort_at", "-pk")
     )
     if status:
         games = games.filter(status=status)

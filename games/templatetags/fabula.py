@@ -25,6 +25,12 @@ def human_join(names) -> str:
 
 
 @register.filter
+def counts_upto(count) -> range:
+    """0..count: each state of a counter that goes up to ``count`` (cards chosen of those to hand in)."""
+    return range((count or 0) + 1)
+
+
+@register.filter
 def get(mapping, key):
     try:
         return mapping.get(key)

@@ -3,6 +3,7 @@
 import datetime
 
 from django import template
+from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from games.engine.seats import MIN_PRESENT
@@ -58,6 +59,12 @@ def iso_moment(value):
         return datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
         return None
+
+
+@register.filter
+def is_past(moment) -> bool:
+    """Whether an aware datetime (``iso_moment``'s) has come: the nudge's buttons show from half the phase on."""
+    return moment is not None and moment <= timezone.now()
 
 
 @register.filter

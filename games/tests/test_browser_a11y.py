@@ -83,6 +83,7 @@ EXCLUDED = {
     "chat:report": "POST only",
     "chat:panel": "an HTMX fragment of the game page, checked inside games:detail (a game with messages)",
     "bots:add": "POST only",
+    "bots:play_now": "POST only",
     "notifications:read_all": "POST only",
     "notifications:bell": "the bell's count, fetched by the header's script",
     "notifications:open": "a redirect to the notification's game (the game pages are visited)",

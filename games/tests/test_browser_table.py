@@ -115,7 +115,13 @@ def test_the_table_shows_seats_turns_and_a_score_track(live_server, browser, dev
     shapes = page.eval_on_selector_all(".players svg.avatar", "els => els.map(e => e.getAttribute('class'))")
     assert len(set(shapes)) == len(users)
 
-    # The track: 0 to its length, each token on its player's score, ties side by side.
+    # The track: 0 to its length, each token on its player's score, ties side by side. On a phone it is a tap
+    # away (the seats give the scores); a wide window opens it.
+    fold = page.locator(".track-fold")
+    if device == "phone":
+        expect(fold).not_to_have_attribute("open", "")
+        fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
     track = page.locator(".track")
     expect(track.locator("figcaption")).to_have_text(f"Score track, 0 to {length}")
     expect(track.locator(".track-cell")).to_have_count(length + 1)

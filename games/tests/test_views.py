@@ -381,3 +381,23 @@ def test_every_page_names_the_site_icon_and_the_icon_exists(client):
     assert '<link rel="icon" href="/static/img/icon.svg" type="image/svg+xml">' in page
     icon = finders.find("img/icon.svg")
     assert icon and Path(icon).read_text().startswith("<svg")
+
+
+def test_my_finished_games_come_newest_first(client):
+    """Issue 39: finished games were listed oldest first (they have no deadline; they were sorted by their start)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.games import game_create
+
+    user = UserFactory()
+    deck = deck_with_cards()
+    games = [game_create(creator=user, max_seats=4, options={"deck": deck.pk}) for _ in range(3)]
+    now = timezone.now()
+    for age, game in zip((3, 1, 2), games, strict=True):  # the second finished last, the first first
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=now - timedelta(days=age))
+    client.force_login(user)
+    page = client.get(reverse("games:mine")).content.decode()
+    positions = [page.index(game.get_absolute_url() + '"') for game in games]
+    assert positions[1] < positions[2] < positions[0]

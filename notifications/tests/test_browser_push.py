@@ -27,6 +27,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
+def table_more(page):
+    """On a phone the game page's table talk, mute and notification offer are a tap away (issue 39): open them."""
+    page.locator("#table-more > summary").click()
+    expect(page.locator("#table-more")).to_have_attribute("open", "")
+
+
 def screenshot(page, name: str) -> Path:
     return artefact_screenshot(page, f"notifications-{name}")
 
@@ -63,6 +69,7 @@ def test_the_switch_shows_with_keys_and_the_worker_covers_the_site(live_server, 
 
     # The mute toggle of the game page, outside the board, through htmx.
     page.goto(live_server.url + game.get_absolute_url())
+    table_more(page)
     page.get_by_role("button", name="Mute this game").click()
     expect(page.get_by_role("button", name="Unmute this game")).to_be_visible()
     assert GameMute.objects.filter(user=users[0], game=game).exists()
@@ -139,11 +146,13 @@ def test_push_is_offered_once_the_first_game_has_started_and_asks_only_on_a_clic
     log_in(page, live_server.url, player.username)  # the first page load: nothing offered
     assert page.locator("#push-offer").count() == 0
     page.goto(live_server.url + game.get_absolute_url())  # waiting for its last player: not yet
+    table_more(page)
     expect(page.get_by_role("button", name="Mute this game")).to_be_visible()
     assert page.locator("#push-offer").count() == 0
 
     game_join(game_id=game.pk, user=third, invite_code=game.invite_code)  # the game starts
     page.reload()
+    table_more(page)
     accept = page.get_by_role("button", name="Notify me on this device")
     expect(accept).to_be_visible()
     expect(page.get_by_role("heading", name="Know when it is your turn")).to_be_visible()
@@ -159,6 +168,7 @@ def test_push_is_offered_once_the_first_game_has_started_and_asks_only_on_a_clic
     expect(accept).to_have_count(0)
 
     page.reload()  # subscribed on this device: not offered again
+    table_more(page)
     expect(page.get_by_role("button", name="Mute this game")).to_be_visible()
     page.wait_for_load_state("networkidle")
     expect(page.locator("#push-offer")).to_be_hidden()
@@ -172,9 +182,11 @@ def test_not_now_is_remembered_on_the_device(live_server, offer_phone, settings)
     page = offer_phone.new_page()
     log_in(page, live_server.url, users[1].username)
     page.goto(live_server.url + game.get_absolute_url())
+    table_more(page)
     page.get_by_role("button", name="Not now").click()
     expect(page.locator("#push-offer")).to_be_hidden()
     page.reload()
+    table_more(page)
     expect(page.get_by_role("button", name="Mute this game")).to_be_visible()
     page.wait_for_load_state("networkidle")
     expect(page.locator("#push-offer")).to_be_hidden()

@@ -56,9 +56,14 @@ def test_the_profile_shows_one_number_provisional_with_mu_and_sigma_in_its_toolt
     assert "provisional" in after  # two games, ten needed
     assert "(μ" not in page  # no more "2.0 (μ 26.6, σ 8.2)"
 
+    # Explained in words, with the number of games it stays provisional for (issue 39).
+    assert "How well this player does against other people" in after and "provisional until 10 games" in after
+    assert "OpenSkill" not in page and "Plackett" not in page
+
     settings.FABULA_RATING_PROVISIONAL_GAMES = 2
     page = client.get(reverse("stats:player", args=["ann"])).content.decode()
-    assert "provisional" not in page
+    assert 'class="badge muted provisional"' not in page
+    assert "provisional until 2 games" in page
 
 
 def test_the_leaderboard_shows_the_same_numbers_never_negative(client, rated):

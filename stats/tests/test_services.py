@@ -204,17 +204,14 @@ class TestTotalsAndBoards:
         bo = stats["bo"].counts
         assert (bo["just_right"], bo["clues"], bo["clue_games"]) == (1, 2, 2)
 
+        # Only those who won are placed among the winners (issue 39: "Most wins #1 of 2" with 0 wins).
         assert entries("wins") == [
             ("ann", 1, 1.0, 2, None),
             ("cy", 1, 1.0, 2, None),
-            ("bo", 3, 0.0, 2, None),
-            ("di", 3, 0.0, 1, None),
         ]
         # Only game 2 is in the last 30 days.
         assert entries("wins", Period.LAST_30_DAYS) == [
             ("cy", 1, 1.0, 1, None),
-            ("ann", 2, 0.0, 1, None),
-            ("bo", 2, 0.0, 1, None),
         ]
         rating = entries("rating")
         assert [row[0] for row in rating] == sorted(
@@ -225,7 +222,7 @@ class TestTotalsAndBoards:
         )
         # Nobody has told 10 clues yet.
         assert entries("storyteller") == []
-        assert Leaderboard.objects.get(kind="storyteller", board="wins", period=Period.ALL_TIME).size == 4
+        assert Leaderboard.objects.get(kind="storyteller", board="wins", period=Period.ALL_TIME).size == 2
 
     def test_best_storyteller_needs_ten_turns(self):
         now = timezone.now()

@@ -171,6 +171,19 @@ def winners(state: State) -> tuple[int, ...]:
     return seating.winners(state.scores, state.resigned)
 
 
+def end_reason(state: State) -> str | None:
+    """Once finished, why: "too_few" (resignations left too few players), "target" (the house rule's target score
+    was reached) or "cards_out" (the draw pile could no longer fill the hands: the rules' end). None before."""
+    if state.phase != Phase.FINISHED:
+        return None
+    if seating.too_few_left(state.seats, state.resigned):
+        return "too_few"
+    target = state.options.target_score
+    if target is not None and any(state.scores[s] >= target for s in _active(state)):
+        return "target"
+    return "cards_out"
+
+
 # --- scoring ---------------------------------------------------------------------
 
 

@@ -34,7 +34,7 @@ def test_the_replay_gives_every_round_its_reasons_and_they_add_up():
     assert "storyteller: " in page
 
 
-def test_the_board_shows_the_fresh_reveal_first_then_below_the_play():
+def test_the_board_shows_the_fresh_reveal_open_then_folded_in_the_same_place():
     game, users = started_game(4)
     rng = random.Random(3)
     while view_for(game, users[0])["round"] == 1:
@@ -44,16 +44,16 @@ def test_the_board_shows_the_fresh_reveal_first_then_below_the_play():
     last = view_for(game, users[1])["last_round"]
     assert last["fresh"] is True
     assert 'class="panel reveal reveal-fresh"' in board
-    assert board.index('id="last-round"') < board.index('id="status"')
+    assert board.index('id="status"') < board.index('id="last-round"') < board.index('id="play"')
     for entry in last["breakdown"]:
         for reason in entry["reasons"]:
             assert reason["text"] in board.replace("&#x27;", "'")
-    # The next clue given: the reveal folds below the play.
+    # The next clue given: the reveal folds, in the same place (a live page morphs into what a reload shows).
     while view_for(game, users[0])["phase"] == "clue":
         play_step(game, users, rng)
     board = client.get(reverse("games:board", args=[game.pk])).content.decode()
     assert "reveal-fresh" not in board
-    assert board.index('id="play"') < board.index('id="last-round"')
+    assert board.index('id="status"') < board.index('id="last-round"') < board.index('id="play"')
     assert '<details class="reveal-details">' in board  # folded, a click away
 
 
@@ -78,3 +78,15 @@ def test_every_reason_has_its_own_words():
     assert (
         reason_text(engine.Reason(0, engine.STORYTELLER_SOME_FOUND, 3, 2)) == "storyteller: some found it, not everyone"
     )
+
+
+def test_a_finished_game_says_why_it_ended():
+    """Issue 39: an 18-card game ended after two rounds with "The game is over." and no reason."""
+    from games.tests.play import play_to_end
+
+    game, users = started_game(3)
+    game = play_to_end(game, users, random.Random(4))
+    view = view_for(game, users[0])
+    assert view["end_reason"] == "The draw pile ran out: the hands could no longer be refilled."
+    board = game_client(users[0]).get(reverse("games:board", args=[game.pk])).content.decode()
+    assert "The game is over. The draw pile ran out: the hands could no longer be refilled." in board

@@ -84,8 +84,17 @@ class TestPages:
         game = Game.objects.get()
         assert response.url == game.get_absolute_url() and game.options["lang"] == lang
         page = client.get(game.get_absolute_url()).content.decode()
-        name = translation.get_language_info(lang)["name_local"]
-        assert f'<span lang="{lang}">{name[0].upper()}{name[1:]}</span>' in page
+        name = translation.get_language_info(lang)["name"]  # in the reader's language (English here)
+        assert f'<span class="card-language">{name[0].upper()}{name[1:]}</span>' in page
+
+    def test_the_cards_language_is_named_in_the_readers_language(self, client, content):
+        """Issue 39: "English" stood untranslated on a Danish or Finnish page."""
+        client.force_login(UserFactory())
+        client.post(reverse("games:create"), {**BASE, "stop": "points", "board": "random", "lang": "en"})
+        game = Game.objects.get()
+        for reader, name in (("da", "Engelsk"), ("fi", "Englanti")):
+            page = client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=reader).content.decode()
+            assert f'<span class="card-language">{name}</span>' in page, reader
 
 
 class TestApi:

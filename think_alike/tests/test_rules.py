@@ -66,5 +66,5 @@ def test_the_lobby_row_tells_how_the_game_ends_its_language_and_no_chat(content,
     api.post("/games", {"kind": "think_alike", "seats": 3, "stop": "time", "minutes": 45})
     client.force_login(UserFactory())
     row = client.get(reverse("games:lobby_fragment")).content.decode()
-    assert "2 task cards" in row and '<span lang="fr">Français</span>' in row and "No chat" in row
+    assert "2 task cards" in row and '<span class="card-language">French</span>' in row and "No chat" in row
     assert "Play for 45 minutes" in row

@@ -258,12 +258,36 @@
     });
   }
 
+  // Days and hours, or hours and minutes, in the page's language ("23 t 59 min" in Danish, not "23h 59m");
+  // under an hour, minutes and seconds as a clock.
+  var LANG = document.documentElement.lang || undefined;
+  var durations = null;
+  try {
+    if (window.Intl && Intl.DurationFormat) durations = new Intl.DurationFormat(LANG, { style: "narrow" });
+  } catch (error) { durations = null; }
+  function unitText(value, unit) {
+    try {
+      return new Intl.NumberFormat(LANG, { style: "unit", unit: unit, unitDisplay: "narrow" }).format(value);
+    } catch (error) {
+      return value + unit.charAt(0);
+    }
+  }
+  function twoUnits(first, firstUnit, second, secondUnit) {
+    if (durations) {
+      var parts = {};
+      parts[firstUnit + "s"] = first;
+      parts[secondUnit + "s"] = second;
+      return durations.format(parts);
+    }
+    return unitText(first, firstUnit) + " " + unitText(second, secondUnit);
+  }
+
   function format(ms) {
     if (ms <= 0) return "0:00";
     var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600),
         m = Math.floor((s % 3600) / 60), sec = s % 60;
-    if (d > 0) return d + "d " + h + "h";
-    if (h > 0) return h + "h " + String(m).padStart(2, "0") + "m";
+    if (d > 0) return twoUnits(d, "day", h, "hour");
+    if (h > 0) return twoUnits(h, "hour", m, "minute");
     return m + ":" + String(sec).padStart(2, "0");
   }
 
@@ -276,57 +300,10 @@
     checkDeadlines(now);
   }
 
-  // ---- The last round's reveal stays until the viewer has seen it --------------
-  //
-  // The server folds a round's reveal once the next clue is given, and a bot gives it
-  // a second or two after the reveal: a player alone with bots (on a phone, where the
-  // reveal is a scroll away) saw it fold before reading it. So a reveal that came in
-  // while this page was open stays open, above the round in play, until the viewer
-  // closes it. One the server had already folded when the page loaded stays folded.
-
-  var revealsSeen = {};  // "game:round" -> true once the viewer closed it (or it came folded)
-
-  function revealOf(board) {
-    var section = board.querySelector("#last-round[data-round]");
-    var details = section && section.querySelector("details");
-    if (!details) return null;
-    return { section: section, details: details, key: board.getAttribute("data-game") + ":" + section.getAttribute("data-round") };
-  }
-
-  function noteFoldedReveals() {
-    document.querySelectorAll('[data-live="game"][data-game]').forEach(function (board) {
-      var reveal = revealOf(board);
-      if (reveal && !reveal.details.open) revealsSeen[reveal.key] = true;
-    });
-  }
-
-  function keepRevealUntilSeen(board) {
-    var reveal = revealOf(board);
-    if (!reveal || revealsSeen[reveal.key]) return;
-    var status = board.querySelector("#status");
-    if (status && reveal.section.compareDocumentPosition(status) & Node.DOCUMENT_POSITION_PRECEDING) {
-      board.insertBefore(reveal.section, status);  // above the round in play, where it was
-    }
-    reveal.details.open = true;
-  }
-
-  document.addEventListener("click", function (event) {
-    var summary = event.target.closest && event.target.closest("#last-round[data-round] summary");
-    var board = summary && summary.closest('[data-live="game"][data-game]');
-    var reveal = board && revealOf(board);
-    if (reveal && reveal.details.open) revealsSeen[reveal.key] = true;  // the viewer closes it
-  });
-
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail.target;
-    if (target && target.matches && target.matches('[data-live="game"][data-game]')) keepRevealUntilSeen(target);
-  });
-
   // ---- Start ------------------------------------------------------------------
 
   document.addEventListener("DOMContentLoaded", function () {
     configureMorph();
-    noteFoldedReveals();
     tick();
     setInterval(tick, 1000);
     // A fragment arrives with the server's wording of the time left: count at once.

@@ -9,6 +9,9 @@
 //   <template data-share-button>     a <button data-share="#input"> shown only where navigator.share exists
 //   <table> in <main>                 wrapped in a box of its own that scrolls sideways (focusable and named
 //                                    when it does), so that a wide table never widens the page on a phone
+//   .messages > .message.success     a confirmation, gone once the game's board moves on (a live update)
+//   <details data-open-wide>         folded on a phone (a tap away), opened once in a wide window; after that
+//                                    as the viewer leaves it (the score track, the table talk)
 //   <details data-menu>              the header's menu: a button with aria-expanded toggles it on a phone,
 //                                    Escape or a click elsewhere closes it; always open in a wide window
 (function () {
@@ -42,6 +45,29 @@
   }
   shareButtons(document);
   document.addEventListener("htmx:afterSettle", function () { shareButtons(document); });
+
+  // A confirmation ("A bot has taken a seat.") says its piece once: it goes as soon as the game's board moves on,
+  // rather than stay on top of a page left open for the whole game. Errors stay until the next page.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || !target.matches || !target.matches('[data-live="game"]')) return;
+    document.querySelectorAll(".messages > .message.success").forEach(function (message) {
+      var list = message.parentNode;
+      message.remove();
+      if (!list.children.length) list.remove();
+    });
+  });
+
+  var WIDE = window.matchMedia("(min-width: 48rem)");
+  function openWide(root) {
+    root.querySelectorAll("details[data-open-wide]").forEach(function (details) {
+      if (details.fabulaOpenedWide) return;  // once: a morph keeps the element, and what the viewer did with it
+      details.fabulaOpenedWide = true;
+      if (WIDE.matches) details.open = true;
+    });
+  }
+  openWide(document);
+  document.addEventListener("htmx:afterSettle", function () { openWide(document); });
 
   document.addEventListener("click", function (event) {
     var copy = event.target.closest && event.target.closest("button[data-copy]");

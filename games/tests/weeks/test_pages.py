@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts import time as account_time
 from accounts.models import AwayPeriod, User
+from config.caches import reset_process_caches
 from games.models import Game, Nudge
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.timeouts.steps import clue
@@ -105,11 +106,14 @@ class TestTheTable:
         assert f"{local.hour}.{local.minute:02d}" in page  # the deadline in Helsinki time, the Finnish way
         assert "5\xa0tuntia" in page  # every bank, in words
         assert page.count('class="badge muted away"') == 1
-        assert f'name="seat" value="{2}"' in page  # a nudge for those the game waits for
-        assert f'name="seat" value="{1}"' not in page  # never for oneself
+        assert 'name="seat"' not in page  # no nudge before half the phase has run
 
         Game.objects.filter(pk=game.pk).update(phase_started_at=now - datetime.timedelta(days=5))
         game.refresh_from_db()
+        reset_process_caches()  # the view of this version was built with the phase's start as it was
+        page = client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+        assert f'name="seat" value="{2}"' in page  # a nudge for those the game waits for
+        assert f'name="seat" value="{1}"' not in page  # never for oneself
         answer = client.post(reverse("games:nudge", args=[game.pk]), {"seat": "3"})
         assert answer.status_code == 302
         assert Nudge.objects.filter(game=game, seat__position=3, by=users[1]).count() == 1

@@ -75,7 +75,11 @@
         var page = new DOMParser().parseFromString(html, "text/html");
         var cards = page.querySelector("[data-deck-cards]");
         var quota = page.querySelector("[data-quota]");
-        if (cards) { document.querySelector("[data-deck-cards]").innerHTML = cards.innerHTML; }
+        if (cards) {
+          var list = document.querySelector("[data-deck-cards]");
+          list.innerHTML = cards.innerHTML;
+          if (window.htmx) window.htmx.process(list);  // the words' forms save in place (hx-post)
+        }
         if (quota) { document.querySelector("[data-quota]").textContent = quota.textContent; }
       });
     }

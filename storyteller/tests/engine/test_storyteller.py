@@ -650,6 +650,21 @@ def test_target_score_not_reached_goes_on():
     assert state.phase == Phase.CLUE and state.round == 2
 
 
+def test_a_finished_game_says_why_it_ended():
+    """Issue 39: the end's reason, for the page to say it in words."""
+    state, rng = start(4)
+    assert st.end_reason(state) is None  # still going
+    ended = st.resign(st.resign(state, seat=0, rng=rng), seat=1, rng=rng)
+    assert st.end_reason(ended) == "too_few"
+    state, rng = to_vote(4, target_score=3)
+    state = vote(state, 1, storyteller_position(state), rng)
+    state = vote(state, 2, decoy_position(state, 2), rng)
+    state = vote(state, 3, decoy_position(state, 3), rng)
+    assert st.end_reason(state) == "target"
+    state, rng = start(4, seed=1)
+    assert st.end_reason(play_to_end(state, rng)) == "cards_out"
+
+
 def test_winners_only_once_finished():
     state, _ = start(4)
     assert st.winners(state) == ()
