@@ -283,6 +283,8 @@ def _card_alt_in_place(request, deck_id: int, card_id: int, alt: str):
         "alt_error": error,
     }
     return render(request, "storyteller/decks/card.html", context)  # 200 either way: htmx swaps only those
+
+
 @login_required
 @require_POST
 def card_review(request, deck_id: int, card_id: int):
