@@ -18,8 +18,10 @@ def test_sign_up_takes_the_browsers_time_zone(live_server, browser):
     page.fill("#id_password2", "correct horse battery staple")
     expect(page.locator("input[name=time_zone]")).to_have_value("Pacific/Auckland")
     page.get_by_role("button", name="Create my account").click()
-    expect(page.get_by_role("heading", name="Your time")).to_be_visible()
+    page.wait_for_url(f"{live_server.url}/games/")  # sign-up lands on playing (issue 39)
     assert User.objects.get(username="kiwi").time_zone == "Pacific/Auckland"
+    page.goto(f"{live_server.url}/accounts/profile/")
+    expect(page.get_by_role("heading", name="Your time")).to_be_visible()
     expect(page.locator("#id_time_zone")).to_have_value("Pacific/Auckland")
     page.fill("#id_time_zone", "Europe/Stockholm")
     page.get_by_role("button", name="Save your time").click()
