@@ -93,6 +93,8 @@ def test_the_site_pages_break_no_rule(asgi_server, browser):
     watched.goto("/accounts/tokens/")
     page.fill("input[name=name]", "my bot")
     page.locator("form button[type=submit]").first.click()
+    page.locator(".token-secret").wait_for()
+    page.wait_for_load_state("load")  # its script listens for the focus once the page has loaded
     page.locator(".token-secret").focus()
     assert page.evaluate("(() => { const i = document.querySelector('.token-secret');"
                          " return i.selectionEnd - i.selectionStart === i.value.length; })()")  # fmt: skip
