@@ -363,6 +363,7 @@ def screenshot(page, name: str) -> Path:
 
 
 @pytest.mark.sweep
+@pytest.mark.timeout(900)  # every page twice over: about 2 minutes, near 3 on a loaded machine
 @pytest.mark.parametrize("device", list(VIEWPORTS))
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_page_is_accessible(asgi_server, browser, lang, device):
