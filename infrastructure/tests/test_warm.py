@@ -9,9 +9,8 @@ import sys
 import pytest
 from django.template import TemplateSyntaxError
 
+from games.tests.live.server import ROOT
 from infrastructure import warm
-
-from .test_settings import ROOT
 
 SCRIPT = """
 import gc, json

@@ -8,7 +8,7 @@ from queue import Empty
 import pytest
 from kombu import Connection
 
-from infrastructure.undocumented import broker
+from infrastructure.undocumented import file_broker as broker
 
 PAYLOAD_BYTES = 1024 * 1024  # big enough that writing one takes a while
 
