@@ -10,4 +10,4 @@ RUN pip install --no-cache-dir --no-deps . && DJANGO_SECRET_KEY=build DJANGO_ALL
     REDIS_URL=redis://build EMAIL_URL=dummymail:// \
     python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--loop", "uvloop", "--http", "config.fastpath.server:BoundedHttpToolsProtocol", "--ws", "websockets-sansio"]
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--loop", "uvloop", "--http", "infrastructure.undocumented.http_protocol:BoundedHttpToolsProtocol", "--ws", "websockets-sansio"]

@@ -23,7 +23,7 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(autouse=True)
 def _fresh_process_caches():
     """The games read and views rendered in one test are not another's: ids repeat across tests."""
-    from config.caches import reset_process_caches
+    from infrastructure.caches import reset_process_caches
 
     reset_process_caches()
 
@@ -124,7 +124,7 @@ SLOW_TESTS = (
     "games/tests/timeouts/test_beat.py",  # a worker and beat as bin/run starts them
     "games/tests/test_migrate_from_old_schema.py",  # an old database migrated to today's schema (45 s)
     "games/tests/live/test_bench.py",  # bench/live_latency.py run against a server
-    "config/tests/test_warm.py",  # a server process started to look inside it
+    "infrastructure/tests/test_warm.py",  # a server process started to look inside it
     "config/tests/test_deploy.py",  # manage.py check --deploy in a process of its own
     "think_alike/tests/grouping/test_group_answers_command.py::test_with_the_process_standard_input_and_output",
     # Celery workers started against stalling push services, on each broker (17 s each)

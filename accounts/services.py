@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from config.prepared import prepared
+from infrastructure.raw_sql import raw_sql
 
 from .backends import CachedModelBackend
 from .models import DELETED_USERNAME_PREFIX, ApiToken, User
@@ -69,7 +69,7 @@ def token_revoke(*, user, token_id) -> bool:
     return bool(deleted)
 
 
-@prepared(
+@raw_sql(
     lambda sql, key_hash: sql.select(ApiToken, where=f"{sql.column(ApiToken, 'key_hash')} = %s", params=[key_hash]),
     model=ApiToken,
 )

@@ -1,4 +1,6 @@
-"""What uvicorn's HTTP protocol costs per request: httptools, config.fastpath.server's bounded httptools, and h11.
+"""What uvicorn's HTTP protocol costs per request: httptools, our bounded httptools, and h11.
+
+The bounded one is infrastructure.undocumented.http_protocol's.
 
 Each protocol serves a tiny ASGI app (no Django: only the protocol differs) from a uvicorn process of its own;
 one client sends ``--requests`` GETs with a browser's headers on a kept-alive connection, one after another.
@@ -21,7 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PROTOCOLS = {
     "httptools": "httptools",
-    "bounded httptools (config.fastpath.server)": "config.fastpath.server:BoundedHttpToolsProtocol",
+    "bounded httptools (infrastructure.undocumented.http_protocol)": (
+        "infrastructure.undocumented.http_protocol:BoundedHttpToolsProtocol"
+    ),
     "h11 (--h11-max-incomplete-event-size)": "h11",
 }
 # What a browser sends with a board's fetch (cookies and all): the header callbacks run once a header.

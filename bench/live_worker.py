@@ -1,7 +1,7 @@
 """How long from a change made outside the web process to an open page hearing of it (issue 30).
 
 The whole site runs as ``bin/run`` starts it (``games.tests.live.server.Site``): the web server (uvicorn), a
-Celery worker and beat, on the embedded default (SQLite, the file-system broker, ``config.layers``' local
+Celery worker and beat, on the embedded default (SQLite, the file-system broker, ``infrastructure.layers``' local
 socket layer) or, with DATABASE_URL and REDIS_URL, on PostgreSQL + Redis. N live public games each seat one
 simulated person and three bots. A spectator's socket follows each game, as an open page does. The person
 acts through the API when the game waits for them, or now and then (``--idle``) lets the phase's deadline

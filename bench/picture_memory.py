@@ -1,6 +1,6 @@
 """Pictures and the web process's memory (issue 37): four uploads at once against a real server.
 
-The web server runs as ``bin/run`` starts it (uvicorn, uvloop, ``config.fastpath``'s protocol: the command of
+The web server runs as ``bin/run`` starts it (uvicorn, uvloop, our bounded HTTP protocol: the command of
 ``games/tests/live/server.py``), one process, on a throw-away site. For each case a fresh server is started,
 warmed by one small upload, then four pictures are sent at once (four threads, a barrier) to
 ``POST /api/v1/decks/{id}/cards`` with an API token. Meanwhile the resident memory of the web process

@@ -15,7 +15,7 @@ skipped: one per game is expected, as the last seat's join and the game's start 
 commit and say so once. The curve goes to ``var/soak-<time>.csv`` and ``.json``. It exits with 1 when a process grew by
 more than ``--max-growth`` (10%) after the warm-up, or anything was lost.
 
-With ``--tracemalloc`` each of the site's processes traces its allocations (config/memtrace.py) and the end
+With ``--tracemalloc`` each of the site's processes traces its allocations (infrastructure/memtrace.py) and the end
 shows, per process, the lines whose memory grew most from the end of the warm-up to the end. Tracing slows
 them and takes memory of its own: such a run finds a leak; its RSS figures are not the soak's.
 
@@ -385,8 +385,8 @@ def main(argv=None) -> int:
 
 
 def print_growth(traces: Path, pids: dict[str, int], warmup_seconds: float) -> None:
-    """Per process: what grew from its first snapshot after the warm-up to its last (config.memtrace)."""
-    from config.memtrace import growth
+    """Per process: what grew from its first snapshot after the warm-up to its last (infrastructure.memtrace)."""
+    from infrastructure.memtrace import growth
 
     for role, pid in pids.items():
         snapshots = sorted(traces.glob(f"{role}-{pid}-*.tracemalloc"))

@@ -29,9 +29,9 @@ from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection, transaction
 from django.dispatch import receiver
 
-from config.prepared import prepared
 from games import signals
 from games.models import Game
+from infrastructure.raw_sql import raw_sql
 from outbox.services import task_queue
 
 from .services import phase_key_json
@@ -73,9 +73,9 @@ def _bots_among_sql(sql, user_ids):
     )
 
 
-@prepared(_bots_among_sql, flat=True)
+@raw_sql(_bots_among_sql, flat=True)
 def _bots_among(user_ids: list[int]):
-    """Which of these users are bots (asked after every action: its SQL written once, config.prepared)."""
+    """Which of these users are bots (asked after every action: its SQL written once, infrastructure.raw_sql)."""
     return get_user_model().objects.filter(pk__in=user_ids, is_bot=True).values_list("pk", flat=True)
 
 

@@ -8,4 +8,4 @@ class ChatConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import personal  # noqa: F401  (a person's messages in their data export; let go on deletion)
+        from . import personal_data  # noqa: F401  (a person's messages in their data export; let go on deletion)

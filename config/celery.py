@@ -1,14 +1,14 @@
 import os
 import sys
 
-from config import memtrace
+from infrastructure import memtrace
 
 if memtrace.is_celery(sys.argv):  # not each command that imports the app (manage.py, the web server)
     memtrace.start_from_environment()  # FABULA_TRACEMALLOC only (bench/soak.py --tracemalloc)
 
 from celery import Celery  # noqa: E402
 
-import config.fastpath.broker  # noqa: F401, E402 (registers the embedded default's broker, fabulafs://)
+import infrastructure.undocumented.file_broker  # noqa: F401, E402 (registers the embedded default's broker, fabulafs://)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 

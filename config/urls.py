@@ -5,8 +5,8 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from accounts.throttle import login_guarded
+from games import kinds
 from games import views as game_views
-from storyteller import views as storyteller_views
 
 urlpatterns = [
     # The API first: a bot's every request is resolved here, and no other pattern takes a path under it.
@@ -22,10 +22,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("privacy/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),
     path("games/", include("games.urls")),
-    path("games/", include("storyteller.urls")),  # games/<id>/clue-media/...
     path("", include("chat.urls")),  # games/<id>/chat/...: the game page's chat panel
     path("games/", include("bots.urls")),  # games/<id>/bots/
-    path("decks/", include("storyteller.deck_urls")),  # a player's own decks
+    path("", include(kinds.url_patterns())),  # each kind's own pages (GameKind.url_patterns): this file names none
     path("notifications/", include("notifications.urls")),
     path("", include("notifications.root_urls")),  # sw.js, manifest.webmanifest
     path("", include("stats.urls")),  # leaderboards/, players/<name>/, games/<id>/replay/
@@ -35,12 +34,3 @@ urlpatterns = [
 
 # A database with no connection to give answers 503 with Retry-After, not 500.
 handler500 = "games.busy.server_error"
-
-# Nothing under MEDIA_ROOT is served by its path. The site's card pictures keep their address (a card's
-# ``image.url``), answered only for a card's own file; drawn and sung clues come through their view
-# (``storyteller:clue_media_file``), to those who may see them.
-urlpatterns += [
-    path(
-        f"{settings.MEDIA_URL.strip('/')}/cards/<path:name>", storyteller_views.card_picture_file, name="card_picture"
-    ),
-]

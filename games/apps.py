@@ -6,8 +6,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from config import ids
+        from infrastructure import ids
 
-        from . import away, personal  # noqa: F401  (connect to the accounts' signals)
+        from . import away, personal_data  # noqa: F401  (connect to the accounts' signals)
 
         ids.register()  # <id:...> in every URLconf, loaded after this

@@ -71,10 +71,10 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].initial = settings.FABULA_DEFAULT_KIND
+        self.fields["kind"].initial = kinds.default_slug()
         self.fields["time_bank_hours"].initial = settings.FABULA_TIME_BANK_HOURS_DEFAULT
         self.fields["max_seats"].help_text = _seats_help()
 
     def chosen_kind(self) -> kinds.GameKind:
         """The kind chosen (the default one if none), from a valid form."""
-        return kinds.get(self.cleaned_data.get("kind") or settings.FABULA_DEFAULT_KIND)
+        return kinds.get(self.cleaned_data.get("kind") or kinds.default_slug())

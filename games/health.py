@@ -1,6 +1,6 @@
 """Whether this process reaches its database, cache, channel layer and broker (``/healthz``),
 and how many operations fell back since it started because one of them was not there
-(config.resilience)."""
+(infrastructure.resilience)."""
 
 import logging
 import secrets
@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
-from config.handlers import run_on_loop
-from config.resilience import DEGRADED
+from infrastructure.handlers import run_on_loop
+from infrastructure.resilience import DEGRADED
 
 log = logging.getLogger(__name__)
 

@@ -254,6 +254,14 @@ class GameKind:
     def add_api_routes(self, router) -> None:
         """Endpoints of the kind's own beside the games' (a ninja ``Router``)."""
 
+    # --- its pages ------------------------------------------------------------------------
+
+    def url_patterns(self) -> list:
+        """The kind's own pages beside the games' (Django URL patterns, from the site's root: a kind mounts
+        its pages under ``games/`` and anything else it serves where it wants, in a namespace of its own).
+        The site's URLs (config/urls.py) take every kind's through ``url_patterns()`` and name none."""
+        return []
+
     # --- beside the games ---------------------------------------------------------------
 
     stats: ClassVar[Any] = None  # a ``stats.kinds.KindStats``, or None: no statistics
@@ -297,6 +305,18 @@ def get(slug: str) -> GameKind | None:
 def every() -> list[GameKind]:
     """The registered kinds, in the order their apps were installed."""
     return list(_KINDS.values())
+
+
+def default_slug() -> str:
+    """The kind a new game is when none is chosen: ``FABULA_DEFAULT_KIND``, else the first registered."""
+    from django.conf import settings
+
+    return settings.FABULA_DEFAULT_KIND or next(iter(_KINDS))
+
+
+def url_patterns() -> list:
+    """Every kind's own URL patterns (``GameKind.url_patterns``), for the site's URLs."""
+    return [pattern for kind in _KINDS.values() for pattern in kind.url_patterns()]
 
 
 def choices() -> list[tuple[str, Any]]:

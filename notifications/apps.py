@@ -8,4 +8,4 @@ class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import personal, receivers  # noqa: F401  (connect to the accounts' and the games' signals)
+        from . import personal_data, receivers  # noqa: F401  (connect to the accounts' and the games' signals)

@@ -47,8 +47,8 @@ from django.utils.translation import gettext as _
 from py_vapid import Vapid
 from pywebpush import WebPusher
 
-from config.prepared import prepared
 from games.models import Game
+from infrastructure.raw_sql import raw_sql
 from outbox.services import task_queue
 
 from . import presence
@@ -235,7 +235,7 @@ def turn_pushes_queue(*, game: Game, phase_key: str, seats: list) -> None:
     task_queue(task=send_turn_pushes, kwargs={"game_id": game.pk, "phase_key": phase_key, "seat_ids": seat_ids})
 
 
-@prepared(
+@raw_sql(
     lambda sql, user_ids: (
         f"SELECT DISTINCT {sql.column(PushSubscription, 'user')} FROM {sql.table(PushSubscription)}"
         f" WHERE {sql.is_in(sql.column(PushSubscription, 'user'), user_ids)}",
@@ -245,7 +245,7 @@ def turn_pushes_queue(*, game: Game, phase_key: str, seats: list) -> None:
 )
 def _subscribed_among(user_ids: list[int]):
     """Which of these users have a device to push to (asked whenever a game asks someone new: its SQL written
-    once, config.prepared)."""
+    once, infrastructure.raw_sql)."""
     return PushSubscription.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True).distinct()
 
 

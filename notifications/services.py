@@ -13,10 +13,10 @@ from datetime import datetime, timedelta
 
 from django.db.models import Count
 
-from config.prepared import prepared, prepared_update
 from games.kinds import GameKind
 from games.models import Game, Seat
 from games.services import events
+from infrastructure.raw_sql import raw_sql, raw_sql_update
 from outbox.services import task_queue
 
 from .models import Notice, Notification, Turn
@@ -233,17 +233,17 @@ def _tell(user_ids: list[int]) -> None:
     events.users_notified(unread={user_id: counts.get(user_id, 0) for user_id in user_ids})
 
 
-# The reads and writes of every action, their SQL written once (config.prepared).
+# The reads and writes of every action, their SQL written once (infrastructure.raw_sql).
 def _open_turns_where(sql, seat_ids):
     return f"{sql.is_in(sql.column(Turn, 'seat'), seat_ids)} AND {sql.column(Turn, 'closed_at')} IS NULL", seat_ids
 
 
-@prepared_update(Turn, _open_turns_where)
+@raw_sql_update(Turn, _open_turns_where)
 def _open_turns(seat_ids: list[int]):
     return Turn.objects.filter(seat_id__in=seat_ids, closed_at__isnull=True)
 
 
-@prepared_update(
+@raw_sql_update(
     Turn,
     lambda sql, seat_ids, phase_key, waiting_ids: (
         f"{_open_turns_where(sql, seat_ids)[0]} AND NOT ({sql.column(Turn, 'phase_key')} = %s"
@@ -256,7 +256,7 @@ def _open_turns_but(seat_ids: list[int], phase_key: str, waiting_ids: list[int])
     return _open_turns.build(seat_ids).exclude(phase_key=phase_key, seat_id__in=waiting_ids)
 
 
-@prepared_update(
+@raw_sql_update(
     Notification,
     lambda sql, game_id, user_ids: (
         f"{sql.column(Notification, 'game')} = %s AND {sql.column(Notification, 'read_at')} IS NULL"
@@ -270,12 +270,12 @@ def _asking_unread(game_id: int, user_ids: list[int]):
     return Notification.objects.filter(game_id=game_id, read_at__isnull=True, kind__in=ASKING, user_id__in=user_ids)
 
 
-@prepared_update(Notification, lambda sql, ids: (sql.is_in(sql.column(Notification, "pk"), ids), ids))
+@raw_sql_update(Notification, lambda sql, ids: (sql.is_in(sql.column(Notification, "pk"), ids), ids))
 def _notifications(ids: list[int]):
     return Notification.objects.filter(pk__in=ids)
 
 
-@prepared(
+@raw_sql(
     lambda sql, seat_ids, phase_key: (
         f"SELECT {sql.column(Turn, 'seat')} FROM {sql.table(Turn)} WHERE "
         f"{sql.is_in(sql.column(Turn, 'seat'), seat_ids)} AND {sql.column(Turn, 'phase_key')} = %s",
@@ -287,7 +287,7 @@ def _asked_already(seat_ids: list[int], phase_key: str):
     return Turn.objects.filter(seat_id__in=seat_ids, phase_key=phase_key).values_list("seat_id", flat=True)
 
 
-@prepared(
+@raw_sql(
     lambda sql, game_ids, user_ids: sql.select(
         Notification,
         where=f"{sql.column(Notification, 'read_at')} IS NULL"
@@ -302,7 +302,7 @@ def _unread_of(game_ids: list[int], user_ids: list[int]):
     return Notification.objects.filter(read_at__isnull=True, game_id__in=game_ids, user_id__in=user_ids)
 
 
-@prepared(
+@raw_sql(
     lambda sql, user_ids: (
         f"SELECT {sql.column(Notification, 'user')}, COUNT({sql.column(Notification, 'pk')})"
         f" FROM {sql.table(Notification)} WHERE {sql.is_in(sql.column(Notification, 'user'), user_ids)}"

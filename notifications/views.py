@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.ids import id_from_query
 from games.models import Game, Seat
+from infrastructure.ids import id_from_query
 
 from . import presence, push
 from .emails import email_preferences, emails_unsubscribe, user_from_unsubscribe_token

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import ChannelError, OperationalError
 
-from config.resilience import Breaker
+from infrastructure.resilience import Breaker
 
 from .models import QueuedTask
 

@@ -25,9 +25,9 @@ from operator import attrgetter
 from django.db import connection, transaction
 from django.db.models import Q
 
-from config.prepared import SqlValues, sql_values
 from games.models import Game, Seat
 from games.places import competition_places
+from infrastructure.raw_sql import SqlValues, sql_values
 
 from . import ratings
 from .kinds import Contribution, KindStats, Totals, every_kind_stats
@@ -113,7 +113,7 @@ def rows_insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
 
     A rebuild writes some 100,000s of rows, and building and preparing a model
     instance for each costs more than the writing. The values must be ready for
-    the database (datetimes and JSON through ``config.prepared.sql_values``, as ``_Row.values``).
+    the database (datetimes and JSON through ``infrastructure.raw_sql.sql_values``, as ``_Row.values``).
     Many rows to one INSERT, as ``bulk_create`` does: one row a statement costs a
     round trip each on PostgreSQL, where COPY streams them, parsing no statement.
     """

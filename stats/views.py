@@ -52,7 +52,7 @@ def player(request, username: str):
 
 @require_GET
 def leaderboards(request):
-    return redirect("stats:leaderboard", kind=settings.FABULA_DEFAULT_KIND, board="rating")
+    return redirect("stats:leaderboard", kind=kinds.default_slug(), board="rating")
 
 
 @require_GET

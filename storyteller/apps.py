@@ -10,7 +10,7 @@ class StorytellerConfig(AppConfig):
     def ready(self) -> None:
         from games import kinds
 
-        from . import personal  # noqa: F401  (a person's uploads in their data export; gone with the account)
+        from . import personal_data  # noqa: F401  (a person's uploads in their data export; gone with the account)
         from .kind import KIND
         from .services.withdraw import cards_withdrawn_receiver
         from .signals import cards_withdrawn

@@ -199,6 +199,21 @@ class StorytellerKind(GameKind):
 
         add_api_routes(router)
 
+    def url_patterns(self) -> list:
+        from django.conf import settings
+        from django.urls import include, path
+
+        from . import views
+
+        return [
+            path("games/", include("storyteller.urls")),  # games/<id>/clue-media/..., games/<id>/cards/report/
+            path("decks/", include("storyteller.deck_urls")),  # a player's own decks
+            # Nothing under MEDIA_ROOT is served by its path. The site's card pictures keep their address (a
+            # card's ``image.url``), answered only for a card's own file; drawn and sung clues come through
+            # their view (``storyteller:clue_media_file``), to those who may see them.
+            path(f"{settings.MEDIA_URL.strip('/')}/cards/<path:name>", views.card_picture_file, name="card_picture"),
+        ]
+
     def load_content(self):
         from .services.decks import decks_load_builtin
 

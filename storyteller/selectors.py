@@ -15,7 +15,6 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.text import text_storable
-from config.caches import BoundedCache
 from games.models import Game, Seat
 from games.selectors.common import (
     seat_of,
@@ -24,6 +23,7 @@ from games.selectors.common import (
     view_finish,
     view_waiting,
 )
+from infrastructure.caches import BoundedCache
 from storyteller.engine import rules as engine
 from storyteller.models import Card, CardDeal, ClueMedia, Deck
 from storyteller.models.cards import alt_language, alt_languages
@@ -75,7 +75,7 @@ class _CardFaces:
     """
 
     def __init__(self):
-        # Sized from settings, bounded, emptied by config.caches.reset_process_caches.
+        # Sized from settings, bounded, emptied by infrastructure.caches.reset_process_caches.
         self.faces = BoundedCache(
             "card_faces", size=settings.FABULA_CARD_FACES_ENTRIES, ttl=settings.FABULA_CARD_FACES_TTL_SECONDS
         )

@@ -159,7 +159,7 @@ def test_without_a_broker_a_timer_plays_the_turn_after_its_delay(settings, monke
 
 
 def test_which_users_are_bots_is_asked_in_sql_that_gives_what_its_queryset_gives():
-    """``_bots_among`` (config.prepared): its SQL, written out, against the queryset it stands for."""
+    """``_bots_among`` (infrastructure.raw_sql): its SQL, written out, against the queryset it stands for."""
     people = UserFactory.create_batch(3)
     bots = UserFactory.create_batch(2, is_bot=True)
     ids = [user.pk for user in people + bots] + [10**12]

@@ -5,7 +5,10 @@ an in-memory channel layer and a Celery broker that needs no server. Set
 DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis.
 """
 
+import importlib
+import importlib.util
 import json
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 
@@ -40,7 +43,7 @@ SITE_URL = env.str(
     "FABULA_SITE_URL", default=f"http://{env.str('HOST', default='127.0.0.1')}:{env.int('PORT', default=8000)}"
 ).rstrip("/")
 # Origins besides the site's own (its scheme, host and port) whose pages may open the live sockets, exactly
-# (config/origins.py): "https://games.example.org,http://127.0.0.1:8000". None by default.
+# (infrastructure/origins.py): "https://games.example.org,http://127.0.0.1:8000". None by default.
 FABULA_SOCKET_ORIGINS = env.list("FABULA_SOCKET_ORIGINS", default=[])
 # Where the admin sits (config/urls.py): a path of its own makes it harder to find and guess at.
 FABULA_ADMIN_PATH = env.str("FABULA_ADMIN_PATH", default="admin/").strip("/") + "/"
@@ -67,9 +70,7 @@ INSTALLED_APPS = [
     "chat",  # table talk beside a game
     "bots",  # bots that fill empty seats
     "outbox",  # every task queued after a commit, kept until the broker takes it
-    # The games: each registers its kind with games.kinds (the first is the default).
-    "storyteller",
-    "think_alike",
+    # The games come last: GAME_KIND_APPS, below.
 ]
 
 # API routers of apps beside the games core, added after the core's own (dotted paths):
@@ -82,14 +83,29 @@ FABULA_API_ROUTERS = [
     "stats.api.router",
 ]
 
-# The kind of game a new game is when none is chosen (the API's default too).
-FABULA_DEFAULT_KIND = "storyteller"
+# The games: each an app that registers its kind with games.kinds, listed in pyproject.toml's
+# [tool.fabula] game-apps (so that the wiring names no kind: a new kind is its folder and a line
+# there). An app's ``conf.py``, where it has one, gives its own settings from the same environment
+# (``settings(env)``: FABULA_* names, its routes' body limits among them).
+with (BASE_DIR / "pyproject.toml").open("rb") as project:
+    GAME_KIND_APPS: list[str] = tomllib.load(project)["tool"]["fabula"]["game-apps"]
+INSTALLED_APPS += GAME_KIND_APPS
+_KIND_BODY_LIMITS: dict[str, int] = {}
+for _app in GAME_KIND_APPS:
+    if importlib.util.find_spec(f"{_app}.conf") is not None:
+        _kind_settings = importlib.import_module(f"{_app}.conf").settings(env)
+        _KIND_BODY_LIMITS.update(_kind_settings.pop("FABULA_BODY_LIMITS", {}))
+        globals().update(_kind_settings)
+
+# The kind of game a new game is when none is chosen (the API's default too): a kind's slug, or
+# empty for the first kind registered (games.kinds.default_slug).
+FABULA_DEFAULT_KIND = env.str("FABULA_DEFAULT_KIND", default="")
 
 MIDDLEWARE = [
     "accounts.network.TrustedProxyMiddleware",  # first: the client's address behind a trusted proxy
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy (django-csp): a nonce per response that uses one; a JSON answer's built once
-    "config.csp.CSPMiddleware",
+    "infrastructure.csp.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -155,11 +171,11 @@ elif env.bool("DATABASE_POOL", default=True):
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# Threads of one web process that run requests at once (config.handlers): more wait.
+# Threads of one web process that run requests at once (infrastructure.handlers): more wait.
 # Keep it at or above DATABASE_POOL_MAX, so that the pool, not the threads, says "busy".
 FABULA_WEB_THREADS = env.int("FABULA_WEB_THREADS", default=max(20, env.int("DATABASE_POOL_MAX", default=20)))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The web threads live on (config.handlers), and each keeps its SQLite connection.
+    # The web threads live on (infrastructure.handlers), and each keeps its SQLite connection.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=600))
 # How long a client told "busy" (503) should wait before it tries again, in seconds.
 FABULA_BUSY_RETRY_AFTER = env.int("FABULA_BUSY_RETRY_AFTER", default=2)
@@ -227,8 +243,8 @@ STATIC_URL = "/static/"
 STATIC_ROOT = Path(env.str("DJANGO_STATIC_ROOT", default=str(VAR_DIR / "static")))
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env.str("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media")))
-# Nothing under MEDIA_ROOT is served by its path: the site's card pictures through their own view
-# (storyteller.views.card_picture_file), uploads that are not for everyone through the media door
+# Nothing under MEDIA_ROOT is served by its path: a kind serves its pictures through a view of its own
+# (GameKind.url_patterns), uploads that are not for everyone through the media door
 # (games.media) to those who may see them.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -252,7 +268,7 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Fabula <noreply@fabula.localhost>")
 
 REDIS_URL = env.str("REDIS_URL", default="")
-# The embedded default's channel layer: where each process with open pages listens (config.layers).
+# The embedded default's channel layer: where each process with open pages listens (infrastructure.layers).
 # A Unix socket's path is at most 107 bytes: keep this folder's path short.
 FABULA_LIVE_SOCKETS = Path(env.str("FABULA_LIVE_SOCKETS", default=str(VAR_DIR / "live")))
 if REDIS_URL:
@@ -269,12 +285,12 @@ if REDIS_URL:
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 2}]},
         }
     }
-    # Redis may go away: config.resilience's backend then answers as an empty cache (sessions and
+    # Redis may go away: infrastructure.resilience's backend then answers as an empty cache (sessions and
     # users read from the database, rates not counted), counted on /healthz, instead of failing
     # the request. Short socket timeouts: a Redis that hangs must not hold a request for long.
     CACHES = {
         "default": {
-            "BACKEND": "config.resilience.ResilientRedisCache",
+            "BACKEND": "infrastructure.resilience.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 2},
         }
@@ -282,9 +298,12 @@ if REDIS_URL:
 else:
     # Channels' in-memory layer (its walk over every socket's queue throttled), crossing processes over
     # Unix datagram sockets in FABULA_LIVE_SOCKETS: what the Celery worker, beat's tasks or a management
-    # command publish reaches the web server's pages at once (config.layers, docs/live.md).
+    # command publish reaches the web server's pages at once (infrastructure.layers, docs/live.md).
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "config.layers.LocalSocketChannelLayer", "CONFIG": {"folder": FABULA_LIVE_SOCKETS}}
+        "default": {
+            "BACKEND": "infrastructure.layers.LocalSocketChannelLayer",
+            "CONFIG": {"folder": FABULA_LIVE_SOCKETS},
+        }
     }
     CACHES = {
         "default": {
@@ -315,17 +334,11 @@ CACHES["views"] = {
     "TIMEOUT": 600,
     "OPTIONS": {"MAX_ENTRIES": env.int("FABULA_VIEW_CACHE_ENTRIES", default=4000)},
 }
-# The caches each process keeps in its own memory besides (config/caches.py: bounded, least recently used
-# out first, all emptied by config.caches.reset_process_caches). Entries, and seconds an entry is good for:
+# The caches each process keeps in its own memory besides (infrastructure/caches.py: bounded, least recently used
+# out first, all emptied by infrastructure.caches.reset_process_caches). Entries, and seconds an entry is good for:
 # - the games read lately with their seats, by id and version (games.selectors.games.recent_games);
 FABULA_RECENT_GAMES_ENTRIES = env.int("FABULA_RECENT_GAMES_ENTRIES", default=512)
 FABULA_RECENT_GAMES_TTL_SECONDS = env.float("FABULA_RECENT_GAMES_TTL_SECONDS", default=30.0)
-# - what a card shows, by card and language (storyteller.selectors.card_faces): an admin's new words for a
-#   card show within the time to live;
-FABULA_CARD_FACES_ENTRIES = env.int("FABULA_CARD_FACES_ENTRIES", default=20000)
-FABULA_CARD_FACES_TTL_SECONDS = env.float("FABULA_CARD_FACES_TTL_SECONDS", default=120.0)
-# - the deck a game is dealt from, as its views name it (storyteller.selectors.deck_labels; the same time to live);
-FABULA_DECK_LABELS_ENTRIES = env.int("FABULA_DECK_LABELS_ENTRIES", default=2048)
 # - a card's picture tag, by card, language and look (games.templatetags.fabula.card_picture);
 FABULA_CARD_PICTURES_ENTRIES = env.int("FABULA_CARD_PICTURES_ENTRIES", default=4096)
 # - a player's avatar drawings and a table's letters (accounts.avatars), each.
@@ -335,7 +348,7 @@ FABULA_AVATAR_ENTRIES = env.int("FABULA_AVATAR_ENTRIES", default=2048)
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Celery: a worker and one beat (bin/run starts both) on a broker. Redis when one is configured;
-# on the embedded default, the file system (config.fastpath.broker, "fabulafs://": kombu's transport
+# on the embedded default, the file system (infrastructure.undocumented.file_broker, "fabulafs://": kombu's transport
 # with each message written under a temporary name and renamed into place whole), which
 # needs no server. Every periodic task works from columns (deadlines, due emails), so a
 # message a killed worker took with it costs only a delay: beat's next run finds the same
@@ -394,14 +407,6 @@ CELERY_TASK_ROUTES = {
 # A player's rating reads "provisional" until they have finished this many rated games of a kind.
 FABULA_RATING_PROVISIONAL_GAMES = env.int("FABULA_RATING_PROVISIONAL_GAMES", default=10)
 FABULA_LIVE_PHASE_SECONDS = env.int("FABULA_LIVE_PHASE_SECONDS", default=90)
-# Card reports (storyteller.services.reports, docs/security.md "Card reports"; issues 33, 37): every report
-# goes to the admins; a card of the site's decks is never hidden by reports. A player's own card is hidden
-# until an admin decides once this many reports are open from accounts at least TRUST_DAYS old that have
-# finished TRUST_GAMES games with at least two other people; an account reports at most PER_DAY cards a day.
-FABULA_CARD_REPORTS_TO_HIDE = env.int("FABULA_CARD_REPORTS_TO_HIDE", default=2)
-FABULA_CARD_REPORT_TRUST_DAYS = env.int("FABULA_CARD_REPORT_TRUST_DAYS", default=7)
-FABULA_CARD_REPORT_TRUST_GAMES = env.int("FABULA_CARD_REPORT_TRUST_GAMES", default=3)
-FABULA_CARD_REPORTS_PER_DAY = env.int("FABULA_CARD_REPORTS_PER_DAY", default=20)
 FABULA_ASYNC_PHASE_CHOICES_HOURS = [1, 4, 12, 24, 48, 72]
 FABULA_EXPIRY_INTERVAL_SECONDS = env.float("FABULA_EXPIRY_INTERVAL_SECONDS", default=5.0)
 # "Play again": how long a rematch holds a seat for each player of the old table (games.services.games).
@@ -414,18 +419,6 @@ FABULA_TIME_BANK_HOURS_DEFAULT = env.int("FABULA_TIME_BANK_HOURS_DEFAULT", defau
 # A game paused for too few players present ends as abandoned after this long unless someone acts; the table is
 # told a day before (games.services.weeks.paused_games_sweep).
 FABULA_PAUSED_GAME_ENDS_SECONDS = env.int("FABULA_PAUSED_GAME_ENDS_SECONDS", default=7 * 24 * 3600)
-# A player's own decks (storyteller.services.own_decks): at most this many cards, and bytes of pictures as
-# stored (re-encoded at card size), over all their decks; beyond either, an upload is 409 "quota".
-FABULA_OWN_CARDS_MAX = env.int("FABULA_OWN_CARDS_MAX", default=300)
-FABULA_OWN_CARDS_MAX_BYTES = env.int("FABULA_OWN_CARDS_MAX_BYTES", default=100 * 1024 * 1024)
-# Uploaded pictures are decoded in short-lived processes (storyteller.services.picture_decoding): at most this
-# many at once per web process, their memory estimated from the header within this budget together (a picture
-# whose estimate alone is over it is refused, 400 "bad_media"); others wait this long for room, then 503 "busy";
-# a decoding that takes longer than FABULA_PICTURE_DECODE_SECONDS is stopped.
-FABULA_PICTURE_DECODE_BUDGET_MB = env.int("FABULA_PICTURE_DECODE_BUDGET_MB", default=512)
-FABULA_PICTURE_DECODERS = env.int("FABULA_PICTURE_DECODERS", default=2)
-FABULA_PICTURE_DECODE_WAIT_SECONDS = env.float("FABULA_PICTURE_DECODE_WAIT_SECONDS", default=30.0)
-FABULA_PICTURE_DECODE_SECONDS = env.float("FABULA_PICTURE_DECODE_SECONDS", default=60.0)
 # Beat: due phases expire (games.tasks), turn emails and reminders go out
 # (notifications.emails). Both work from columns, so a missed run costs only delay.
 CELERY_BEAT_SCHEDULE = {
@@ -538,24 +531,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 # Request bodies are read before a request takes a thread, and only so much and so long
-# (config/handlers.py): a larger one is answered 413, a slower one 408, and the connection
+# (infrastructure/handlers.py): a larger one is answered 413, a slower one 408, and the connection
 # closed. JSON and forms take what Django reads of them (2.5 MB); the routes that take files, by
-# URL name, their largest file and room for the form around it. deploy/Caddyfile bounds them the
-# same in production.
-MB = 1024 * 1024
+# URL name, their largest file and room for the form around it (a kind's own, from its conf.py).
+# deploy/Caddyfile bounds them the same in production.
 FABULA_BODY_MAX_BYTES = env.int("FABULA_BODY_MAX_BYTES", default=DATA_UPLOAD_MAX_MEMORY_SIZE)
-FABULA_BODY_LIMITS = {
-    # A drawn or sung clue: a sound of at most 1 MB (storyteller.services.media).
-    "storyteller:clue_media_create": MB + 64 * 1024,
-    "api-v1:clue_media_create": MB + 64 * 1024,
-    # A player's own card: a picture of at most 10 MB (storyteller.services.own_decks), its alt text, the form.
-    "api-v1:deck_card_create": 10 * MB + 512 * 1024,
-    "decks:card_upload": 10 * MB + 512 * 1024,
-    # The admin's: a deck's zip of at most 50 MB, a card's picture of 10 MB (storyteller.services.cards).
-    "admin:storyteller_deck_import": 51 * MB,
-    "admin:storyteller_card_add": 11 * MB,
-    "admin:storyteller_card_change": 11 * MB,
-}
+# A game kind adds its own routes' limits (its conf.py, above).
+FABULA_BODY_LIMITS: dict[str, int] = {**_KIND_BODY_LIMITS}
 # No byte for this long, or the whole body not in after that long: 408.
 FABULA_BODY_READ_TIMEOUT_SECONDS = env.float("FABULA_BODY_READ_TIMEOUT_SECONDS", default=5.0)
 FABULA_BODY_DEADLINE_SECONDS = env.float("FABULA_BODY_DEADLINE_SECONDS", default=60.0)

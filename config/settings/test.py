@@ -34,7 +34,7 @@ FABULA_ACCOUNT_RATES = {"signup-address": "10000/h", "signup-account": "10000/h"
 CACHES["default"]["KEY_PREFIX"] = os.environ.get("PYTEST_XDIST_WORKER", "main")
 # The same for the embedded default's channel layer: a game's group in one worker's database is not
 # another's (the servers a worker starts inherit its PYTEST_XDIST_WORKER and listen beside it).
-if CHANNEL_LAYERS["default"]["BACKEND"] == "config.layers.LocalSocketChannelLayer":
+if CHANNEL_LAYERS["default"]["BACKEND"] == "infrastructure.layers.LocalSocketChannelLayer":
     CHANNEL_LAYERS["default"]["CONFIG"]["folder"] = (
         VAR_DIR / "live-test" / os.environ.get("PYTEST_XDIST_WORKER", "main")
     )

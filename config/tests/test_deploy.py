@@ -130,7 +130,7 @@ def test_the_proxy_bounds_bodies_and_slow_clients_as_the_site_does():
     assert re.match(own_card, "/api/v1/decks/3/cards") and re.match(own_card, "/decks/3/cards/")
     clue_media = re.search(r"@clue_media path_regexp (\S+)", caddyfile).group(1)
     assert re.match(clue_media, "/api/v1/games/12/clue-media") and re.match(clue_media, "/games/12/clue-media/")
-    from config.fastpath.server import HEAD_TIMEOUT_SECONDS
+    from infrastructure.undocumented.http_protocol import HEAD_TIMEOUT_SECONDS
 
     # A head not whole in 10 s is cut off by Caddy as by the site's own server (bin/run, no proxy in front).
     assert int(re.search(r"read_header (\d+)s", caddyfile).group(1)) == HEAD_TIMEOUT_SECONDS == 10

@@ -5,7 +5,6 @@ from functools import reduce
 from operator import or_
 from typing import Annotated, Literal
 
-from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -73,10 +72,10 @@ def _create_fields() -> dict:
         "kind": (
             str,
             Field(
-                default_factory=lambda: settings.FABULA_DEFAULT_KIND,
+                default_factory=kinds.default_slug,
                 max_length=20,
                 json_schema_extra={"enum": [kind.slug for kind in KINDS]},
-                description=f"The kind of game (default `{settings.FABULA_DEFAULT_KIND}`).",
+                description=f"The kind of game (default `{kinds.default_slug()}`).",
             ),
         ),
         "seats": (

@@ -65,7 +65,7 @@ def rate_hit_key(scope: str, ident: str) -> None:
     timeout = int(period + 2 * width) + 1  # a slice counts while it is among the last SLICES + 1
     earlier = [f"{key}{current - back}" for back in range(1, SLICES + 1)]  # newest first
     cache = caches["rates"]
-    if hasattr(cache, "hit_reading"):  # Redis (config.resilience): one round trip
+    if hasattr(cache, "hit_reading"):  # Redis (infrastructure.resilience): one round trip
         count, counts = cache.hit_reading(f"{key}{current}", timeout=timeout, others=earlier)
     else:
         count = _hit(cache, f"{key}{current}", timeout)

@@ -8,10 +8,10 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
 
-from config.caches import BoundedCache, register
-from config.prepared import prepared
 from games import kinds
 from games.models import Game, Seat, SeatHold
+from infrastructure.caches import BoundedCache, register
+from infrastructure.raw_sql import raw_sql
 
 
 def game_visible_to(*, game: Game, user, seats=None, invite_code: str | None = None) -> bool:
@@ -98,7 +98,7 @@ class _Recent:
     """
 
     def __init__(self):
-        # Sized from settings, bounded, emptied by config.caches.reset_process_caches.
+        # Sized from settings, bounded, emptied by infrastructure.caches.reset_process_caches.
         self.entries = BoundedCache(
             "recent_games", size=settings.FABULA_RECENT_GAMES_ENTRIES, ttl=settings.FABULA_RECENT_GAMES_TTL_SECONDS
         )
@@ -169,7 +169,7 @@ def game_remember(game: Game, seats: list[Seat]) -> None:
     recent_games.put(game.pk, stamp, game, seats)
 
 
-@prepared(
+@raw_sql(
     lambda sql, game_id: sql.select(Game, where=f"{sql.column(Game, 'pk')} = %s", params=[game_id]),
     model=Game,
 )
@@ -181,12 +181,12 @@ def _seats_sql(sql, game_id):
     return sql.select(Seat, where=f"{sql.column(Seat, 'game')} = %s", params=[game_id], order_by=["position"])
 
 
-@prepared(_seats_sql, model=Seat)
+@raw_sql(_seats_sql, model=Seat)
 def _seats(game_id: int):
     return Seat.objects.filter(game_id=game_id).order_by("position")
 
 
-@prepared(_seats_sql, model=Seat, related=["user"])
+@raw_sql(_seats_sql, model=Seat, related=["user"])
 def _seats_with_users(game_id: int):
     return Seat.objects.filter(game_id=game_id).select_related("user").order_by("position")
 

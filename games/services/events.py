@@ -11,8 +11,8 @@ from functools import partial
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config.handlers import run_on_loop
-from config.resilience import Breaker
+from infrastructure.handlers import run_on_loop
+from infrastructure.resilience import Breaker
 
 log = logging.getLogger(__name__)
 

@@ -11,12 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Colour
-from config.prepared import prepared_update
 from games import kinds, signals
 from games.engine.errors import RuleError
 from games.models import Game, Move, Seat, SeatHold
 from games.selectors.games import game_remember, seats_of
 from games.selectors.timeouts import note_no_timeouts
+from infrastructure.raw_sql import raw_sql_update
 
 from . import admission, events, timekeeping
 from .errors import GameError, from_rule_error
@@ -57,7 +57,7 @@ def game_create(
     """A new game with its creator in the first seat; ``options`` are the kind's own. ``time_bank_hours``: each
     player's time bank in an asynchronous game (0-72, default 24); ``min_reliability``: the least share of games
     finished (0-1) a player with 5 counted games needs to join (``games.services.admission``)."""
-    spec = kind_get(kind or settings.FABULA_DEFAULT_KIND)
+    spec = kind_get(kind or kinds.default_slug())
     if not isinstance(max_seats, int) or not spec.min_seats <= max_seats <= spec.max_seats:
         raise GameError(
             "bad_seats",
@@ -541,12 +541,12 @@ def game_pause_end(*, game_id, now: datetime | None = None) -> bool:
     return True
 
 
-@prepared_update(Seat, lambda sql, seat_ids: (sql.is_in(sql.column(Seat, "pk"), seat_ids), seat_ids))
+@raw_sql_update(Seat, lambda sql, seat_ids: (sql.is_in(sql.column(Seat, "pk"), seat_ids), seat_ids))
 def _seats_by_id(seat_ids: list[int]):
     return Seat.objects.filter(pk__in=seat_ids)
 
 
-@prepared_update(Game, lambda sql, game_id: (f"{sql.column(Game, 'pk')} = %s", [game_id]))
+@raw_sql_update(Game, lambda sql, game_id: (f"{sql.column(Game, 'pk')} = %s", [game_id]))
 def _game_by_id(game_id: int):
     return Game.objects.filter(pk=game_id)
 
@@ -642,7 +642,8 @@ def _persist(
     """Write the engine's new state, mirrors, records, deadline, version; notify after commit.
 
     ``before`` is None at the game's start, which changes more of the game than a move does: the whole row
-    is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE written out once (config.prepared).
+    is saved then; a move or a timeout writes only ``PLAYED_FIELDS``, by an UPDATE written out once
+    (infrastructure.raw_sql).
     ``seats``: the game's seats as the caller read them under the lock, if it did. ``abandon``: the game ends as
     abandoned whatever was scored (a paused game nobody came back to)."""
     engine = spec.engine

@@ -1,8 +1,8 @@
 from django.utils.translation import gettext_lazy as _
 
-from config.prepared import prepared
 from games.models import Game
 from games.selectors.games import as_game_id
+from infrastructure.raw_sql import raw_sql
 
 from .errors import GameError
 
@@ -21,7 +21,7 @@ def game_lock(*, game_id) -> Game:
     return game
 
 
-@prepared(
+@raw_sql(
     lambda sql, game_id: sql.select(Game, where=f"{sql.column(Game, 'pk')} = %s", params=[game_id], for_update=True),
     model=Game,
 )

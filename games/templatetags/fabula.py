@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from config.caches import register as register_cache
+from infrastructure.caches import register as register_cache
 
 register = template.Library()
 

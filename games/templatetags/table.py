@@ -4,8 +4,8 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from config.caches import register as register_cache
 from games.track import Track, score_track
+from infrastructure.caches import register as register_cache
 
 register = template.Library()
 

@@ -374,13 +374,13 @@ def test_games_read_long_ago_are_let_go_when_another_is_kept(monkeypatch):
     """An entry past its time is never given again: keeping another lets it go, not only the bound."""
     from types import SimpleNamespace
 
-    import config.caches
+    import infrastructure.caches
     from games.selectors import games as selectors
 
     clock = [1000.0]
-    monkeypatch.setattr(config.caches, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr(infrastructure.caches, "time", SimpleNamespace(monotonic=lambda: clock[0]))
     recent = selectors.recent_games
-    monkeypatch.setattr(recent, "entries", config.caches.BoundedCache("test.recent_games", size=10, ttl=30))
+    monkeypatch.setattr(recent, "entries", infrastructure.caches.BoundedCache("test.recent_games", size=10, ttl=30))
     played = [started_game(4)[0] for _ in range(3)]
     for game in played:
         recent.put(game.pk, (game.version, "now"), game, [])

@@ -1,7 +1,7 @@
 """Redis down: pages and API reads keep working and actions commit; the cache, the rate
 limits and the live pushes degrade (logged, counted on /healthz) instead of failing requests.
 
-The cache and the channel layer are pointed at real Redis clients (config.resilience's backend,
+The cache and the channel layer are pointed at real Redis clients (infrastructure.resilience's backend,
 channels-redis): first at a port where nothing listens, then at a redis-server of the test's
 own that is stopped under a signed-in player and started again.
 """
@@ -15,10 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import token_create
-from config.resilience import DEGRADED
 from games.models import Game, Move
 from games.services.events import PUSHES
 from games.services.games import game_create, game_join
+from infrastructure.resilience import DEGRADED
 
 from .factories import UserFactory
 from .redis_server import free_port, needs_redis_server, start_redis, stop
@@ -31,7 +31,7 @@ def point_redis_at(settings, port: int) -> None:
     settings.CACHES = {
         **settings.CACHES,
         "default": {
-            "BACKEND": "config.resilience.ResilientRedisCache",
+            "BACKEND": "infrastructure.resilience.ResilientRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "redis-down-test",
             "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 2, "breaker_seconds": 0.2},

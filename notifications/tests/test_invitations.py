@@ -72,7 +72,7 @@ def test_the_email_choice_is_on_the_settings_page_and_in_the_export(client):
     assert 'name="rematch_emails"' in page
     client.post(reverse("notifications:settings"), {"turn_emails": "on"})
     assert EmailPreferences.objects.get(user=user).rematch_emails is False
-    from notifications.personal import notifications_personal_data
+    from notifications.personal_data import notifications_personal_data
 
     assert notifications_personal_data(sender=None, user=user)["email_preferences"]["rematch_emails"] is False
 

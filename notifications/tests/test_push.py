@@ -600,7 +600,7 @@ class TestMuteApi:
 
 
 def test_devices_and_mutes_are_in_the_data_export_and_go_with_the_account():
-    from notifications.personal import notifications_delete, notifications_personal_data
+    from notifications.personal_data import notifications_delete, notifications_personal_data
 
     game, users = started_game(3)
     Device(users[1], "https://push.example.net/device", language="da")

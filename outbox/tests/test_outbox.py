@@ -21,7 +21,6 @@ from django.core import mail
 from django.utils import timezone
 
 from bots.services import game_bot_add
-from config.resilience import DEGRADED
 from games.models import Game, Move
 from games.services.games import game_create, game_rematch, game_resign
 from games.tasks import live_countdowns_schedule
@@ -29,6 +28,7 @@ from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.redis_server import free_port, needs_redis_server, start_redis, stop
 from games.tests.test_rematch import finished_game
 from games.tests.timeouts.steps import any_other_position, clue, to_vote, vote
+from infrastructure.resilience import DEGRADED
 from notifications.tests.test_push import Device
 from outbox.models import QueuedTask
 from outbox.services import BROKER, outbox_sweep, task_queue

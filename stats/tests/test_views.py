@@ -138,7 +138,8 @@ class TestReplay:
         few, _ = queries(client, reverse("stats:replay", args=[short.pk]))
         many, _ = queries(client, reverse("stats:replay", args=[long.pk]))
         # the game's version (games.selectors.games.game_version), game, seats with their users (joined:
-        # config.prepared), rounds, table cards (with their pictures), votes, scores, the moves the deadlines made
+        # infrastructure.raw_sql), rounds, table cards (with their pictures), votes, scores, the moves the
+        # deadlines made
         assert few == many <= 8
 
     def test_unknown_game_is_404(self, client):

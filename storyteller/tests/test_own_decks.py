@@ -546,7 +546,7 @@ def _described_by(text):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_real_server_takes_a_photos_body_and_refuses_a_larger_one(asgi_server):
-    """Through the ASGI server's body reader (config.handlers): a body of 10.2 MB reaches the route (and is
+    """Through the ASGI server's body reader (infrastructure.handlers): a body of 10.2 MB reaches the route (and is
     refused as too large a picture, 400 bad_media); one of 11 MB is refused unread (413)."""
     import urllib.error
     import urllib.request

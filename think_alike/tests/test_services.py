@@ -9,12 +9,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.caches import reset_process_caches
 from games.models import Game, Move
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_expire, game_join, game_resign
 from games.tests.factories import UserFactory
 from games.tests.play import view_for
+from infrastructure.caches import reset_process_caches
 from think_alike.models import BoardField, TaskCard, ThinkAlikeRound
 
 from .content import builtin_content, course_ids, small_content, think_alike_game

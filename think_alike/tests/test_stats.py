@@ -115,8 +115,8 @@ class TestGames:
         stats_rebuild(now=timezone.now())
         with CaptureQueriesContext(connection) as ctx:
             page = client.get(reverse("stats:replay", args=[game.pk])).content.decode()
-        # the version (games.selectors.games.game_version), game, seats with their users (joined: config.prepared),
-        # rounds (rulings counted), grouped answers, scores, the moves the deadlines made
+        # the version (games.selectors.games.game_version), game, seats with their users (joined:
+        # infrastructure.raw_sql), rounds (rulings counted), grouped answers, scores, the moves the deadlines made
         assert len(ctx.captured_queries) <= 7
         for record in ThinkAlikeRound.objects.filter(game=game):
             assert record.task_text in page

@@ -239,7 +239,7 @@
   //
   // When a deadline passes, the beat task expires the phase a few seconds later,
   // in the Celery worker, whose message reaches this socket as any other does
-  // (config.layers on the embedded default, Redis otherwise). A socket that was
+  // (infrastructure.layers on the embedded default, Redis otherwise). A socket that was
   // reconnecting meanwhile misses it: so a page whose deadline passed still looks
   // for itself, every few seconds for a while.
 

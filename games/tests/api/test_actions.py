@@ -257,7 +257,7 @@ class TestBadInput:
         settings.CACHES = {
             **settings.CACHES,
             "rates": {
-                "BACKEND": "config.resilience.ResilientRedisCache",
+                "BACKEND": "infrastructure.resilience.ResilientRedisCache",
                 "LOCATION": os.environ["REDIS_URL"],
                 "KEY_PREFIX": f"fabula-test-rates-{os.getpid()}-{time.time_ns()}",
             },

@@ -38,7 +38,7 @@ def server_command(server: str, *, host: str, port: int, workers: int = 1) -> li
         return [
             sys.executable, "-m", "uvicorn", "config.asgi:application",
             "--host", host, "--port", str(port), "--workers", str(workers),
-            "--loop", "uvloop", "--http", "config.fastpath.server:BoundedHttpToolsProtocol",
+            "--loop", "uvloop", "--http", "infrastructure.undocumented.http_protocol:BoundedHttpToolsProtocol",
             "--ws", "websockets-sansio",
             "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "5",
         ]  # fmt: skip

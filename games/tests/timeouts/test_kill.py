@@ -121,7 +121,8 @@ def test_a_celery_worker_killed_in_the_middle_of_a_timeout(tmp_path):
 
 
 def file_broker(tmp_path: Path) -> Celery:
-    """A sender on the folders the worker started with ``FABULA_VAR_DIR=tmp_path`` reads (config.fastpath.broker)."""
+    """A sender on the folders the worker started with ``FABULA_VAR_DIR=tmp_path`` reads
+    (infrastructure.undocumented.file_broker)."""
     folders = {name: tmp_path / name for name in ("celery-queue", "celery-processed", "celery-control")}
     for folder in folders.values():
         folder.mkdir(exist_ok=True)

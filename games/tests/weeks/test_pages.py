@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from accounts import time as account_time
 from accounts.models import AwayPeriod, User
-from config.caches import reset_process_caches
 from games.models import Game, Nudge
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.timeouts.steps import clue
+from infrastructure.caches import reset_process_caches
 
 pytestmark = pytest.mark.django_db
 UTC = datetime.UTC

@@ -1,4 +1,4 @@
-"""config.csp: the headers django-csp's own middleware gives, an answer's without a nonce built once."""
+"""infrastructure.csp: the headers django-csp's own middleware gives, an answer's without a nonce built once."""
 
 import re
 from pathlib import Path
@@ -10,8 +10,8 @@ from django.http import HttpResponse, JsonResponse
 from django.template import Context, Template
 from django.test import RequestFactory, override_settings
 
-import config.csp
-from config.csp import CSPMiddleware
+import infrastructure.csp
+from infrastructure.csp import CSPMiddleware
 
 HEADERS = ("Content-Security-Policy", "Content-Security-Policy-Report-Only")
 REPORT_ONLY = {"DIRECTIVES": {"default-src": ["'self'"], "report-uri": "/csp-reports/"}}
@@ -74,20 +74,20 @@ def test_every_answer_gets_the_headers_django_csp_gives_it(settings, view, repor
 
 def test_a_policy_without_a_nonce_is_built_once_and_again_when_the_setting_changes(monkeypatch):
     built = []
-    original = config.csp.build_policy
+    original = infrastructure.csp.build_policy
 
     def counting(**kwargs):
         built.append(kwargs)
         return original(**kwargs)
 
-    monkeypatch.setattr(config.csp, "build_policy", counting)
-    config.csp._KEPT.clear()
+    monkeypatch.setattr(infrastructure.csp, "build_policy", counting)
+    infrastructure.csp._KEPT.clear()
     first = [headers(CSPMiddleware, answer)[0] for _ in range(5)]
     assert len(built) == 2  # the enforced policy and the (empty) report-only one
     assert all(each == first[0] for each in first)
     assert headers(CSPMiddleware, page)[0] == first[0]
     headers(CSPMiddleware, page_with_nonce)
-    assert len(built) == 2  # a nonce's is django-csp's own (it does not count through config.csp)
+    assert len(built) == 2  # a nonce's is django-csp's own (it does not count through infrastructure.csp)
 
     with override_settings(CONTENT_SECURITY_POLICY_REPORT_ONLY=REPORT_ONLY):
         changed = headers(CSPMiddleware, answer)[0]
@@ -114,7 +114,7 @@ def test_a_nonce_asked_for_after_the_header_is_refused(view):
 
 
 def test_no_view_gives_itself_a_policy_of_its_own():
-    """config.csp answers a response without a nonce with the settings' policy: a view decorated by django-csp
+    """infrastructure.csp answers a response without a nonce with the settings' policy: a view decorated by django-csp
     (csp_update, csp_replace, csp_override, csp_exempt) would not get its own. Such a view must change it first."""
     root = Path(__file__).resolve().parents[2]
     found = [

@@ -1,5 +1,5 @@
-"""The web server as bin/run starts it (uvicorn, config.fastpath.server's protocol) answers an over-long URL
-414 and over-long headers 431, instead of reading them whole (headers) or a bare 400 (URLs)."""
+"""The web server as bin/run starts it (uvicorn, infrastructure.undocumented.http_protocol's protocol) answers
+an over-long URL 414 and over-long headers 431, instead of reading them whole (headers) or a bare 400 (URLs)."""
 
 import json
 import socket
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from config.fastpath.server import MAX_HEADER_BYTES, MAX_URL_BYTES
+from infrastructure.undocumented.http_protocol import MAX_HEADER_BYTES, MAX_URL_BYTES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,7 +111,7 @@ def test_answers_on_one_kept_alive_connection_come_whole_and_in_order(asgi_serve
 def test_every_way_to_start_the_site_serves_with_this_protocol():
     from games.tests.live.server import ROOT, server_command
 
-    protocol = "config.fastpath.server:BoundedHttpToolsProtocol"
+    protocol = "infrastructure.undocumented.http_protocol:BoundedHttpToolsProtocol"
     assert protocol in server_command("uvicorn", host="127.0.0.1", port=1)
     for launcher in ("bin/run", "docker-compose.yml", "Dockerfile"):
         text = (ROOT / launcher).read_text()
@@ -145,7 +145,7 @@ def slow_head(server, *, lines: int, pause: float = 1.0) -> tuple[float, bytes]:
 
 
 def test_a_head_sent_a_line_a_second_is_answered_408_and_closed_within_15_s(asgi_server):
-    from config.fastpath.server import HEAD_TIMEOUT_SECONDS
+    from infrastructure.undocumented.http_protocol import HEAD_TIMEOUT_SECONDS
 
     assert HEAD_TIMEOUT_SECONDS == 10
     took, answer = slow_head(asgi_server, lines=60)

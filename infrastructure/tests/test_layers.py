@@ -1,4 +1,4 @@
-"""config.layers: the embedded default's in-memory channel layer, and its crossing of processes."""
+"""infrastructure.layers: the embedded default's in-memory channel layer, and its crossing of processes."""
 
 import asyncio
 import os
@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 
-from config.layers import LocalSocketChannelLayer, ThrottledInMemoryChannelLayer
+from infrastructure.layers import LocalSocketChannelLayer, ThrottledInMemoryChannelLayer
 
 
 def test_the_embedded_default_uses_it_and_redis_replaces_it():
@@ -117,7 +117,7 @@ def test_what_another_process_sends_reaches_this_process_s_pages_and_only_the_gr
     pages in that group hear it at once, the others nothing."""
     layer = LocalSocketChannelLayer(folder=tmp_path)
     sender = (
-        "import asyncio, sys; from config.layers import LocalSocketChannelLayer; "
+        "import asyncio, sys; from infrastructure.layers import LocalSocketChannelLayer; "
         "layer = LocalSocketChannelLayer(folder=sys.argv[1]); "
         "asyncio.run(layer.group_send('game-5', {'type': 'game.changed', 'game': 5, 'version': 8})); "
         "asyncio.run(layer.group_send('game-5', {'type': 'end'}))"
@@ -246,7 +246,7 @@ def test_a_forked_child_that_exits_leaves_its_parent_s_socket_alone(tmp_path):
     """A process forked from a listening one (a server's workers) runs the exit handlers it inherited when it
     ends: the parent's socket stays."""
     script = (
-        "import asyncio, os, sys; from config.layers import LocalSocketChannelLayer; "
+        "import asyncio, os, sys; from infrastructure.layers import LocalSocketChannelLayer; "
         "layer = LocalSocketChannelLayer(folder=sys.argv[1]); "
         "asyncio.run(layer.group_add('g', 'specific.page')); "
         "child = os.fork(); "

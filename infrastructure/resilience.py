@@ -168,7 +168,7 @@ class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         options = dict(params.get("OPTIONS") or {})
         seconds = float(options.pop("breaker_seconds", 5.0))
-        options.setdefault("CONNECTION_FACTORY", "config.resilience.SharedClientConnectionFactory")
+        options.setdefault("CONNECTION_FACTORY", "infrastructure.resilience.SharedClientConnectionFactory")
         self.breaker = _cache_breakers.setdefault((server, seconds), Breaker("cache", seconds))
         super().__init__(server, {**params, "OPTIONS": options})
 

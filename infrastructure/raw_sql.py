@@ -3,7 +3,7 @@
 An action and the boards it causes ask the same dozen statements every time (lock the game,
 read its seats, close the turns, count the unread notes...). Built through the ORM, each call
 resolves its lookups and compiles them to SQL again: on the hot path that was a fifth of the
-server's CPU. A prepared statement is the same queryset, kept as ``build`` (what the statement
+server's CPU. A raw SQL statement is the same queryset, kept as ``build`` (what the statement
 means, and what the tests hold the SQL to), beside its SQL written out with the model's own
 names (``Model._meta``, quoted by ``connection.ops.quote_name``) so that it runs alike on SQLite
 and PostgreSQL. It runs through ``connection.cursor()``; model rows are made by ``Model.from_db``
@@ -14,7 +14,7 @@ from the cursor's values, converted by documented means only (``Converters``): a
 and UPDATEs go through ``cursor.execute`` with each new value made ready by its field
 (``get_db_prep_save``).
 
-    @prepared(lambda sql, game_id: sql.select(Seat, where=f"{sql.column(Seat, 'game')} = %s",
+    @raw_sql(lambda sql, game_id: sql.select(Seat, where=f"{sql.column(Seat, 'game')} = %s",
                                               params=[game_id], order_by=["position"]), model=Seat)
     def seats_of_game(game_id):
         return Seat.objects.filter(game_id=game_id).order_by("position")
@@ -41,7 +41,7 @@ from django.db.models import Model
 from django.db.transaction import TransactionManagementError
 from django.utils.dateparse import parse_date, parse_datetime, parse_time
 
-from config.caches import register
+from infrastructure.caches import register
 
 
 class Sql:
@@ -50,7 +50,7 @@ class Sql:
     def __init__(self, connection, *, model=None, joins: Sequence = ()):
         self.connection = connection
         self.quote = connection.ops.quote_name
-        # a prepared read's model, and its foreign keys whose rows ``select`` joins to that model's rows
+        # a raw SQL read's model, and its foreign keys whose rows ``select`` joins to that model's rows
         self.model, self.joins = model, tuple(joins)
 
     def table(self, model) -> str:
@@ -101,7 +101,7 @@ def _columns(alias: str, vendor: str, model) -> str:
     return ", ".join(f"{table}.{quote(field.column)}" for field in model._meta.concrete_fields)
 
 
-register("config.prepared._columns", _columns.cache_clear)  # one text per model and database
+register("infrastructure.raw_sql._columns", _columns.cache_clear)  # one text per model and database
 
 
 # Databases whose driver gives datetimes aware and booleans as bool (psycopg, documented); on the others (SQLite)
@@ -143,7 +143,7 @@ def _loader(alias: str, vendor: str, model) -> tuple:
     return tuple(field.attname for field in fields), tuple(converters)
 
 
-register("config.prepared._loader", _loader.cache_clear)  # one per model and database
+register("infrastructure.raw_sql._loader", _loader.cache_clear)  # one per model and database
 
 
 def _conversion(field, alias: str, vendor: str):
@@ -163,7 +163,7 @@ def _conversion(field, alias: str, vendor: str):
         return None if vendor in TYPED else _time
     if kind == "DateField":
         return None if vendor in TYPED else _date
-    raise TypeError(f"a prepared read does not convert {model_label(field)}, a {kind}: add its conversion here")
+    raise TypeError(f"a raw SQL read does not convert {model_label(field)}, a {kind}: add its conversion here")
 
 
 def _time(value, connection):
@@ -220,7 +220,7 @@ def _arguments(args: tuple) -> None:
     for arg in args:
         for value in arg if isinstance(arg, (list, tuple)) else (arg,):
             if type(value) not in (int, str):
-                raise TypeError(f"a prepared statement takes ints, strings and lists of them, not {type(value)}")
+                raise TypeError(f"a raw SQL statement takes ints, strings and lists of them, not {type(value)}")
 
 
 class PreparedQuery:
@@ -263,7 +263,7 @@ class PreparedQuery:
         return made
 
 
-def prepared(sql: Callable, *, model=None, related: Sequence[str] = (), flat: bool = False):
+def raw_sql(sql: Callable, *, model=None, related: Sequence[str] = (), flat: bool = False):
     """Decorate a function that builds a queryset from its arguments with ``sql``, a function of an ``Sql``
     and the same arguments that gives the queryset's SQL and parameters: calls run that SQL, giving
     ``model`` instances (``related`` foreign keys loaded), or else tuples of values (``flat``: the first)."""
@@ -273,7 +273,7 @@ def prepared(sql: Callable, *, model=None, related: Sequence[str] = (), flat: bo
 class PreparedUpdate:
     """``build(*args).update(**values)`` as ``UPDATE <model's table> SET ... WHERE <where(Sql, *args)>``.
 
-        @prepared_update(Turn, lambda sql, seat_ids: (sql.is_in(sql.column(Turn, "seat"), seat_ids), seat_ids))
+        @raw_sql_update(Turn, lambda sql, seat_ids: (sql.is_in(sql.column(Turn, "seat"), seat_ids), seat_ids))
         def close_turns(seat_ids):
             return Turn.objects.filter(seat_id__in=seat_ids)
 
@@ -291,7 +291,7 @@ class PreparedUpdate:
 
     def __call__(self, *args, using: str = DEFAULT_DB_ALIAS, **values) -> int:
         if not values:
-            raise TypeError("a prepared update sets at least one field")
+            raise TypeError("a raw SQL update sets at least one field")
         _arguments(args)
         connection = connections[using]
         sql = Sql(connection)
@@ -300,7 +300,7 @@ class PreparedUpdate:
         for name in sorted(values):
             field = meta.get_field(name)
             if hasattr(field, "get_placeholder") or field.model is not meta.concrete_model or not field.concrete:
-                raise ValueError(f"{self.build!r}: {field.name} cannot be set by a prepared update")
+                raise ValueError(f"{self.build!r}: {field.name} cannot be set by a raw SQL update")
             assignments.append(f"{sql.quote(field.column)} = %s")
             new.append(_db_value(field, values[name], connection))
         where, params = self.where(sql, *args)
@@ -326,7 +326,7 @@ def _takes_instance(field) -> bool:
     return field.is_relation and "to_field" not in field.deconstruct()[3]
 
 
-def prepared_update(model, where: Callable):
+def raw_sql_update(model, where: Callable):
     """Decorate a function that builds a queryset to update with ``model`` and ``where``, a function of an
     ``Sql`` and the same arguments that gives the WHERE clause and its parameters."""
     return lambda build: PreparedUpdate(build, model, where)
@@ -352,7 +352,7 @@ def sql_values(alias: str = DEFAULT_DB_ALIAS) -> SqlValues:
     return SqlValues(datetime=functools.partial(_naive_text, _zone(alias)), json=json.dumps)
 
 
-register("config.prepared.sql_values", sql_values.cache_clear)
+register("infrastructure.raw_sql.sql_values", sql_values.cache_clear)
 
 
 def _as_it_is(value):

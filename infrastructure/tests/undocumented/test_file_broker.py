@@ -1,5 +1,5 @@
-"""The embedded default's broker (config.fastpath.broker, fabulafs://): a message file appears in the queue
-folder only whole, so a worker reading the folder never takes half of one (kombu issue 1551)."""
+"""The embedded default's broker (infrastructure.undocumented.file_broker, fabulafs://): a message file
+appears in the queue folder only whole, so a worker reading the folder never takes half of one (kombu issue 1551)."""
 
 import os
 import threading
@@ -8,7 +8,7 @@ from queue import Empty
 import pytest
 from kombu import Connection
 
-from config.fastpath import broker
+from infrastructure.undocumented import file_broker as broker
 
 PAYLOAD_BYTES = 1024 * 1024  # big enough that writing one takes a while
 

@@ -1,4 +1,4 @@
-"""config.handlers: requests of one process run at once, on threads that live on."""
+"""infrastructure.handlers: requests of one process run at once, on threads that live on."""
 
 import asyncio
 import io
@@ -13,10 +13,10 @@ from django.core import signals
 from django.test import override_settings
 from django.urls import reverse
 
-from config import handlers
-from config.fastpath.handler import PooledThreadsASGIHandler
-from config.handlers import BodyRefused, run_on_loop
-from config.tests.urls_threads import meeting, under_loop
+from infrastructure import handlers
+from infrastructure.handlers import BodyRefused, run_on_loop
+from infrastructure.tests.urls_threads import meeting, under_loop
+from infrastructure.undocumented.asgi_handler import PooledThreadsASGIHandler
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,7 +51,7 @@ async def get(app, query: str = "", path: str = "/thread", host: str = "testserv
     return start["status"], body.decode()
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_requests_reuse_a_few_threads_instead_of_one_each():
     app = PooledThreadsASGIHandler(threads=3)
 
@@ -66,7 +66,7 @@ def test_requests_reuse_a_few_threads_instead_of_one_each():
     assert threading.active_count() <= before + 3
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_requests_run_at_once_up_to_the_threads_and_the_rest_wait():
     app = PooledThreadsASGIHandler(threads=3)
     meeting.update(barrier=threading.Barrier(3), inside=0, most=0)
@@ -99,7 +99,7 @@ def test_the_middleware_chain_is_the_synchronous_one():
     assert not asyncio.iscoroutinefunction(app._middleware_chain)
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_a_request_is_one_step_on_its_thread_signals_and_all():
     """request_started, the view and request_finished (the database connection's return) on the same
     thread, once each, before the answer goes out: one hop from the loop, not three."""
@@ -123,7 +123,7 @@ def test_a_request_is_one_step_on_its_thread_signals_and_all():
     assert seen == [("started", name), ("finished", name)]
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_a_streaming_answer_is_closed_after_it_is_written():
     app = PooledThreadsASGIHandler(threads=1)
     finished = []
@@ -148,7 +148,7 @@ def test_a_request_django_refuses_is_answered_by_django():
     assert status == 400
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_async_to_sync_in_a_request_still_works_and_comes_back_to_the_requests_thread():
     """asgiref's async_to_sync from a request's thread still runs its coroutine (on a loop of its own: the
     handler writes nothing of asgiref's, so it does not know the server's), and a thread-sensitive call under
@@ -166,7 +166,7 @@ def test_async_to_sync_in_a_request_still_works_and_comes_back_to_the_requests_t
     assert under_loop["thread"] == name
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_run_on_loop_runs_a_coroutine_on_the_servers_loop_without_asgirefs_hop(monkeypatch):
     """From a request's thread, the coroutine runs on the server's own loop and its result, or its exception,
     comes back to the thread; asgiref's async_to_sync (which copies the whole context there and back) is
@@ -200,7 +200,7 @@ def test_run_on_loop_without_a_server_loop_is_async_to_sync():
     assert run_on_loop(double, 21) == (42, True)
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_a_threads_requests_share_its_cache_backends():
     """The cache backends are made once per thread, not for every request (a fresh context each made them
     again: the file cache's folder made anew each time), as under WSGI."""
@@ -214,7 +214,7 @@ def test_a_threads_requests_share_its_cache_backends():
     assert first == second
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"], LANGUAGE_CODE="en")
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"], LANGUAGE_CODE="en")
 def test_what_a_request_activates_ends_with_it():
     """One thread serves both requests: the language the first one switched to is not where the next starts."""
     app = PooledThreadsASGIHandler(threads=1)
@@ -371,7 +371,7 @@ def test_what_djangos_parser_takes_is_read(content_type):
 
 
 @override_settings(
-    ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"], FABULA_BODY_READ_TIMEOUT_SECONDS=0.5
+    ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"], FABULA_BODY_READ_TIMEOUT_SECONDS=0.5
 )
 def test_a_slow_body_holds_no_thread_and_gets_its_answer():
     """With one thread: a request whose body does not come waits on the loop while another is served on the
@@ -411,7 +411,7 @@ def test_a_refusal_speaks_the_clients_language_and_the_apis_format():
     assert handlers.client_language(body_scope("/games/", (b"cookie", b"\x00bad; =;"))) == settings.LANGUAGE_CODE
 
 
-@override_settings(ROOT_URLCONF="config.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
+@override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])
 def test_a_client_that_reads_its_answer_slowly_holds_no_thread():
     """With one thread: an answer whose writing waits on its client (a full socket) waits on the loop, and the
     next request is served on the thread meanwhile."""

@@ -1,4 +1,4 @@
-"""config.prepared: the hot path's statements written out as SQL, giving what their querysets (``build``) give."""
+"""infrastructure.raw_sql: the hot path's statements written out as SQL give what their querysets (``build``) give."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from accounts.services import _token as token_by_hash
 from accounts.services import token_create, token_hash
-from config.prepared import prepared, prepared_update
 from games.models import Game, Seat
 from games.selectors.games import (
     _game,
@@ -24,6 +23,7 @@ from games.selectors.games import (
 from games.services.games import _game_by_id, _seats_by_id, game_act
 from games.services.locking import _locked
 from games.tests.factories import UserFactory, started_game
+from infrastructure.raw_sql import raw_sql, raw_sql_update
 from notifications.models import Notification, Turn
 from notifications.services import (
     _asked_already,
@@ -84,7 +84,7 @@ def a_played_table():
     return game, other, users, seats, bot, raw
 
 
-def test_every_prepared_read_gives_what_its_queryset_gives():
+def test_every_raw_sql_read_gives_what_its_queryset_gives():
     game, other, users, seats, bot, raw = a_played_table()
     seat_ids = [seat.pk for seat in seats]
     user_ids = [user.pk for user in users]
@@ -130,7 +130,7 @@ def test_related_rows_come_with_their_rows_and_are_not_read_again(django_assert_
         assert _seats_with_users(10**12) == []  # no seat: no user to read
 
 
-def test_prepared_reads_compile_nothing(compiles):
+def test_raw_sql_reads_compile_nothing(compiles):
     game, users = started_game(3)
     compiles.clear()
     _seats_with_users(game.pk), _unread_counts([user.pk for user in users]), _game(game.pk)
@@ -243,10 +243,10 @@ def test_an_api_token_is_looked_up_without_compiling_its_query(compiles):
     assert token_authenticate(raw=other_raw) is None
 
 
-# --- prepared updates -------------------------------------------------------------------
+# --- raw SQL update -------------------------------------------------------------------
 
 
-@prepared_update(
+@raw_sql_update(
     Seat,
     lambda sql, game_id, positions: (
         f"{sql.column(Seat, 'game')} = %s AND NOT {sql.is_in(sql.column(Seat, 'position'), positions)}",
@@ -262,7 +262,7 @@ def seat_rows(game):
 
 
 @pytest.mark.parametrize("positions", [[0, 2], []])
-def test_a_prepared_update_writes_what_the_orms_update_writes(update_compiles, positions):
+def test_a_raw_sql_update_writes_what_the_orms_update_writes(update_compiles, positions):
     game, users = started_game(4)
     twin, _ = started_game(4)
     # The ORM's own update on one game, the prepared one on its twin: the same rows change the same way.
@@ -304,7 +304,7 @@ def test_the_hot_paths_updates_write_what_their_querysets_would():
     assert note.actor_id is None
 
 
-def test_a_prepared_update_refuses_nothing_to_set_and_what_it_cannot_pass_as_it_is():
+def test_a_raw_sql_update_refuses_nothing_to_set_and_what_it_cannot_pass_as_it_is():
     game, _users = started_game(3)
     with pytest.raises(TypeError):
         _seats_by_id([1])
@@ -314,7 +314,7 @@ def test_a_prepared_update_refuses_nothing_to_set_and_what_it_cannot_pass_as_it_
     assert _seats_by_id([seat.pk for seat in game.seats.all()], score=4) == 3
 
 
-def test_a_prepared_update_rolls_back_with_its_transaction():
+def test_a_raw_sql_update_rolls_back_with_its_transaction():
     game, _users = started_game(3)
     with pytest.raises(RuntimeError), transaction.atomic():
         _seats_by_id([seat.pk for seat in game.seats.all()], score=9)
@@ -323,7 +323,7 @@ def test_a_prepared_update_rolls_back_with_its_transaction():
 
 
 def test_a_statement_written_here_reads_as_any_other():
-    by_name = prepared(
+    by_name = raw_sql(
         lambda sql, name: (
             f"SELECT {sql.column(get_user_model(), 'pk')} FROM {sql.table(get_user_model())}"
             f" WHERE {sql.column(get_user_model(), 'username')} = %s",
@@ -345,7 +345,7 @@ def test_values_for_hand_written_sql_are_what_the_orm_writes():
     from datetime import UTC, datetime, timedelta
     from datetime import timezone as fixed
 
-    from config.prepared import sql_values
+    from infrastructure.raw_sql import sql_values
 
     sql = sql_values()
     game, _users = started_game(3)
@@ -369,12 +369,12 @@ def test_values_for_hand_written_sql_are_what_the_orm_writes():
     assert str(sql.json(state)) == str(Game._meta.get_field("state").get_db_prep_save(state, connection))
 
 
-def test_a_prepared_read_refuses_a_field_it_cannot_convert():
+def test_a_raw_sql_read_refuses_a_field_it_cannot_convert():
     from django.db import models
 
-    from config.prepared import _conversion
+    from infrastructure.raw_sql import _conversion
 
-    on = models.DurationField()  # no model of the site has one yet: a prepared read of one must say so
+    on = models.DurationField()  # no model of the site has one yet: a raw SQL read of one must say so
     on.set_attributes_from_name("on")
     on.model = Game
     with pytest.raises(TypeError, match="games.Game.on"):
@@ -382,11 +382,11 @@ def test_a_prepared_read_refuses_a_field_it_cannot_convert():
     assert _conversion(Game._meta.get_field("id"), "default", "sqlite") is None
 
 
-def test_a_prepared_read_gives_a_persons_quiet_hours_as_times():
+def test_a_raw_sql_read_gives_a_persons_quiet_hours_as_times():
     import datetime
 
     from accounts.models import User
-    from config.prepared import _conversion
+    from infrastructure.raw_sql import _conversion
 
     start = User._meta.get_field("quiet_hours_start")
     assert _conversion(start, "default", "sqlite")("23:00:00", None) == datetime.time(23, 0)
@@ -394,7 +394,7 @@ def test_a_prepared_read_gives_a_persons_quiet_hours_as_times():
     assert _conversion(start, "default", "postgresql") is None  # psycopg gives a time already
 
 
-def test_a_prepared_update_takes_an_instance_only_of_the_related_model():
+def test_a_raw_sql_update_takes_an_instance_only_of_the_related_model():
     game, other, users, seats, bot, raw = a_played_table()
     note = Notification.objects.filter(user=users[0], game=game).first()
     with pytest.raises(TypeError):

@@ -10,7 +10,7 @@ only names whose part after the first dot is ``<queue>.msg``), flushed to disk, 
 to its final name: a rename within one file system is atomic, so a reader finds either no file
 or the whole message. Only the embedded default uses it (production's broker is Redis); replacing
 it would mean another broker with a server, which the embedded default exists not to need.
-Checked against: kombu 5.7.0 (pyproject: kombu<5.8; config/tests/fastpath/test_broker.py checks
+Checked against: kombu 5.7.0 (pyproject: kombu<5.8; infrastructure/tests/undocumented/test_file_broker.py checks
 that a message is invisible until whole and races a reader against many writers).
 
 Registered as ``fabulafs://`` (config.celery); settings point its folders into
@@ -59,7 +59,7 @@ class Transport(filesystem.Transport):
 
 def register() -> None:
     """Make ``fabulafs://`` name this transport (idempotent)."""
-    TRANSPORT_ALIASES["fabulafs"] = "config.fastpath.broker:Transport"
+    TRANSPORT_ALIASES["fabulafs"] = "infrastructure.undocumented.file_broker:Transport"
 
 
 register()

@@ -1,6 +1,7 @@
-"""config.handlers against the web server as bin/run starts it (uvicorn, config.fastpath.server's protocol): slow bodies
-hold no thread and are cut off, big bodies are refused before or as they pass the limit, a multipart body
-without a valid boundary is 400, and ids past 64 bits are 404. Every connection goes to 127.0.0.1 only."""
+"""infrastructure.handlers against the web server as bin/run starts it (uvicorn, with the protocol of
+infrastructure.undocumented.http_protocol): slow bodies hold no thread and are cut off, big bodies are
+refused before or as they pass the limit, a multipart body without a valid boundary is 400, and ids past 64
+bits are 404. Every connection goes to 127.0.0.1 only."""
 
 import json
 import select

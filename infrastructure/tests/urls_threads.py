@@ -1,4 +1,4 @@
-"""A URLconf for config/tests/test_handlers.py: views that tell which thread ran them."""
+"""A URLconf for infrastructure/tests/test_handlers.py: views that tell which thread ran them."""
 
 import asyncio
 import threading
@@ -43,9 +43,9 @@ def through_the_loop(request):
 
 
 def run_on_the_loop(request):
-    """As a service telling the channel layer through ``config.handlers.run_on_loop``: the coroutine's result
+    """As a service telling the channel layer through ``infrastructure.handlers.run_on_loop``: the coroutine's result
     comes back to the request's thread, and so does its exception (?fail=1)."""
-    from config.handlers import run_on_loop
+    from infrastructure.handlers import run_on_loop
 
     async def on_loop(fail):
         under_loop["loop"] = asyncio.get_running_loop()

@@ -1,4 +1,4 @@
-"""config.caches: the caches a process keeps in its memory are bounded, sized from settings, and one reset
+"""infrastructure.caches: the caches a process keeps in its memory are bounded, sized from settings, and one reset
 empties them all."""
 
 import os
@@ -9,13 +9,13 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 
-import config.caches
+import infrastructure.caches
 from accounts.avatars import avatar_svg, table_letters
-from config.caches import BoundedCache, register, registered, reset_process_caches
 from games.models import Game, Seat
 from games.selectors.games import recent_games
 from games.templatetags.fabula import _card_picture, card_picture
 from games.tests.live.server import ROOT
+from infrastructure.caches import BoundedCache, register, registered, reset_process_caches
 from storyteller.selectors import card_faces
 
 
@@ -42,7 +42,7 @@ def test_an_entry_past_its_time_to_live_is_not_given():
 def test_entries_past_their_time_to_live_go_when_another_is_kept(monkeypatch):
     # Not only when the cache is full: a process that has moved on (finished games) lets them go.
     clock = [1000.0]
-    monkeypatch.setattr(config.caches.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(infrastructure.caches.time, "monotonic", lambda: clock[0])
     cache = BoundedCache("test.expiring", size=100, ttl=30)
     for key in range(10):
         cache.put(key, key)
@@ -100,7 +100,9 @@ def test_the_games_kept_never_pass_their_bound():
 
 def test_one_reset_empties_every_cache_of_the_process(monkeypatch):
     cleared = []
-    monkeypatch.setattr(config.caches, "_registry", dict(config.caches._registry))  # the test's own goes with it
+    monkeypatch.setattr(
+        infrastructure.caches, "_registry", dict(infrastructure.caches._registry)
+    )  # the test's own goes with it
     register("test.registered", lambda: cleared.append(True))
     recent_games.put(1, (1, "stamp"), Game(id=1, kind="storyteller"), [])
     card_faces.faces.put((1, "en"), {"id": 1, "image": "", "alt": "", "alt_lang": ""})

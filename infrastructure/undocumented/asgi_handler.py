@@ -22,11 +22,11 @@ back when it is answered. Requests of one process still run at once, up to ``thr
 them (the rest wait for a thread), and each thread keeps its database connection between
 requests. The hop is the executor's own (``run_in_executor``, in a copy of the request's
 context), not asgiref's ``sync_to_async``; the server's loop goes with the request in that
-context (``config.handlers.server_loop``), where ``config.handlers.run_on_loop`` finds it:
+context (``infrastructure.handlers.server_loop``), where ``infrastructure.handlers.run_on_loop`` finds it:
 nothing of asgiref's is written.
 
 The body is read on the event loop before a thread is taken, and only so far and so long
-(``config.handlers.read_body``: 408, 413, 400 for a bad multipart boundary): that part is
+(``infrastructure.handlers.read_body``: 408, 413, 400 for a bad multipart boundary): that part is
 plain ASGI and would serve in front of Django's own handler too.
 
 What it buys: about half of an action's server CPU. ``bench/live_latency.py --via api`` (50 live games
@@ -37,7 +37,7 @@ was saturated in the second pair). The body's bounds are not what it buys: they 
 Django's handler too.
 
 Checked against: Django 5.2.19, asgiref 3.13.0 (pyproject: Django<5.3, asgiref<3.14;
-config/tests/test_handlers.py runs requests, streams, refusals and the loop's hand-over through it).
+infrastructure/tests/test_handlers.py runs requests, streams, refusals and the loop's hand-over through it).
 """
 
 import asyncio
@@ -53,7 +53,7 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
 from django.urls import set_script_prefix
 
-from config.handlers import BodyRefused, read_body, refusal, server_loop
+from infrastructure.handlers import BodyRefused, read_body, refusal, server_loop
 
 
 class PooledThreadsASGIHandler(ASGIHandler):
@@ -129,7 +129,7 @@ class PooledThreadsASGIHandler(ASGIHandler):
 
 def thread_context(loop) -> contextvars.Context:
     """On a request thread, once: the context each of its requests runs a copy of. It holds the server's loop
-    (``config.handlers.server_loop``) and the process's cache backends, made here (``caches[alias]``, which
+    (``infrastructure.handlers.server_loop``) and the process's cache backends, made here (``caches[alias]``, which
     Django keeps per context): a request's copy finds them, where a fresh context made them again for every
     request (the file cache's folder made anew each time). What a request sets (its language, its time
     zone) is set in its own copy and ends with it."""

@@ -1,10 +1,10 @@
-"""config.origins: a live socket is taken from the site's own origin (scheme, host, port) or a listed one."""
+"""infrastructure.origins: a live socket is taken from the site's own origin (scheme, host, port) or a listed one."""
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
-from config.origins import SocketOrigins, origin_allowed, parse_origin
+from infrastructure.origins import SocketOrigins, origin_allowed, parse_origin
 
 
 def handshake(origin: str | None, host: str | None, *, scheme: str = "ws", headers=()) -> dict:

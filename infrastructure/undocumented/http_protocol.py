@@ -16,7 +16,7 @@ connection is closed: nothing more of that request is read. A head not whole
 ``FABULA_HEAD_TIMEOUT_SECONDS`` (10) after its connection opened, or after its first byte on a
 kept-alive connection, is answered 408 and the connection closed: a client that sends a header
 line a second holds no socket for longer (uvicorn has no time limit on a head; bodies are
-bounded by ``config.handlers.read_body``). In production Caddy bounds the head first
+bounded by ``infrastructure.handlers.read_body``). In production Caddy bounds the head first
 (deploy/Caddyfile, ``max_header_size`` and ``read_header``); the embedded default (bin/run) has
 no proxy in front, so the server must. uvicorn's public bound, ``--h11-max-incomplete-event-size``,
 exists only for its pure-Python h11 protocol, which answers an over-long head with a bare 400 and costs
@@ -27,9 +27,10 @@ microseconds a request: under 0.1% of an action), h11 159.5 us (+110 us a reques
 action of four requests).
 
 Checked against: uvicorn 0.55.0, httptools 0.9.0 (pyproject: uvicorn<0.56, httptools<0.10;
-config/tests/fastpath/test_server.py starts the server as bin/run does and sends it over-long and slow heads).
+infrastructure/tests/undocumented/test_http_protocol.py starts the server as bin/run does and sends it
+over-long and slow heads).
 
-Serve with ``uvicorn ... --http config.fastpath.server:BoundedHttpToolsProtocol`` (bin/run,
+Serve with ``uvicorn ... --http infrastructure.undocumented.http_protocol:BoundedHttpToolsProtocol`` (bin/run,
 docker-compose.yml, the Dockerfile). Nothing here imports Django.
 """
 

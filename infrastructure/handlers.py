@@ -1,7 +1,7 @@
 """The web server's requests before they reach Django: bodies read on the event loop, bounded; the loop handed on.
 
-The handler itself (threads that live on, one hop per request) is ``config.fastpath.handler``; what it uses
-that is plain ASGI or plain Django is here.
+The handler itself (threads that live on, one hop per request) is ``infrastructure.undocumented.asgi_handler``;
+what it uses that is plain ASGI or plain Django is here.
 
 The body is read on the event loop before a thread is taken, and only so far and so long
 (``read_body``): a client that sends a request's head and then its body byte by byte, or not
@@ -219,8 +219,9 @@ def client_language(scope) -> str:
     return translation.get_language_from_request(request)
 
 
-# The server's event loop, handed to a request's thread in the request's context (config.fastpath.handler):
-# ``run_on_loop`` sends coroutines there. Unset where no server loop runs this work (a worker, a command, a test).
+# The server's event loop, handed to a request's thread in the request's context
+# (infrastructure.undocumented.asgi_handler): ``run_on_loop`` sends coroutines there. Unset where no server
+# loop runs this work (a worker, a command, a test).
 server_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
     "server_loop", default=None
 )

@@ -1,5 +1,5 @@
 """A server process compiles our templates and loads every language before it serves, then freezes what it
-built out of the garbage collector's walks (config.warm, run by config.asgi)."""
+built out of the garbage collector's walks (infrastructure.warm, run by config.asgi)."""
 
 import json
 import os
@@ -9,9 +9,8 @@ import sys
 import pytest
 from django.template import TemplateSyntaxError
 
-from config import warm
-
-from .test_settings import ROOT
+from games.tests.live.server import ROOT
+from infrastructure import warm
 
 SCRIPT = """
 import gc, json
@@ -19,7 +18,7 @@ from pathlib import Path
 import config.asgi
 from django.template import engines
 from django.utils import translation
-from config.warm import _own_template_dirs
+from infrastructure.warm import _own_template_dirs
 
 engine = engines["django"]
 names = sorted({p.relative_to(d).as_posix() for d in _own_template_dirs(engine) for p in d.rglob("*") if p.is_file()})

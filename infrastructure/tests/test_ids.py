@@ -1,11 +1,11 @@
-"""config.ids: an id from a URL that the database cannot hold is no match (404), never a 500."""
+"""infrastructure.ids: an id from a URL that the database cannot hold is no match (404), never a 500."""
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter
 
-from config.ids import ID_MAX, IdConverter, id_from_query
 from games.tests.factories import UserFactory
+from infrastructure.ids import ID_MAX, IdConverter, id_from_query
 
 PAST = str(ID_MAX + 1)  # 9223372036854775808
 

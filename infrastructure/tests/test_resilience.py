@@ -1,4 +1,4 @@
-"""config.resilience: the breaker in front of what leans on Redis."""
+"""infrastructure.resilience: the breaker in front of what leans on Redis."""
 
 import contextlib
 import os
@@ -9,7 +9,7 @@ from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from config.resilience import DEGRADED, Breaker, ResilientRedisCache
+from infrastructure.resilience import DEGRADED, Breaker, ResilientRedisCache
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +44,7 @@ def test_stale_connections_are_tried_again_at_once_and_nothing_degrades():
 
 def test_a_part_that_stays_down_is_not_called_again_until_the_breaker_closes(monkeypatch):
     clock = [100.0]
-    monkeypatch.setattr("config.resilience.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("infrastructure.resilience.time.monotonic", lambda: clock[0])
     breaker = Breaker("cache", seconds=5)
     operation = Flaky(failures=10**6)
     assert breaker.call(operation, lambda: "fallback") == "fallback"

@@ -1,4 +1,4 @@
-"""``storyteller.personal``: a person's drawn and sung clues in their data export, files included, and gone
+"""``storyteller.personal_data``: a person's drawn and sung clues in their data export, files included, and gone
 with their account: rows, files in storage (after commit) and the view's answer."""
 
 import base64
