@@ -1,7 +1,7 @@
 """A new player's first evening on a phone (390 x 844), in Chromium, as a person clicks (issue 39): the empty
 lobby, sign-up from the menu, back on the lobby to play, "Play now with bots", a game of Storyteller with three
 bots to its end on the live page (the bots play at once in the tests; the site's deck cut to 28 cards makes it
-two rounds), the finished game's winner and why it ended, and the player's statistics page, which says how it
+one round), the finished game's winner and why it ended, and the player's statistics page, which says how it
 counted the game.
 
 On each screen: its first control in the top 80% of the first screen, nothing scrolling sideways, and no
@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 SCREEN = 844
-# 4 hands of 6 and one refill of the 4 cards played: two rounds, then the draw pile runs out.
+# 4 hands of 6 and the 4 cards left: one round, then the draw pile can no longer refill the hands.
 DECK_CARDS = 28
 
 
