@@ -1,4 +1,5 @@
-"""When a bot's turn comes, a task plays it a moment later: the core's ``state_changed`` tells when.
+"""When a bot's turn comes, a task plays it a moment later: the core's ``state_changed`` tells when (and ``bots_wanted``
+when a new game's creator asks for bots in its empty seats).
 
 A bot is sent its task when the game starts waiting for it (a new phase, or a seat
 newly awaited in the same one), after the change commits; a second or two later in a
@@ -34,7 +35,7 @@ from games.models import Game
 from infrastructure.raw_sql import raw_sql
 from outbox.services import task_queue
 
-from .services import phase_key_json
+from .services import game_seats_fill_with_bots, phase_key_json
 from .tasks import play_turn
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,11 @@ def _bots_among_sql(sql, user_ids):
 def _bots_among(user_ids: list[int]):
     """Which of these users are bots (asked after every action: its SQL written once, infrastructure.raw_sql)."""
     return get_user_model().objects.filter(pk__in=user_ids, is_bot=True).values_list("pk", flat=True)
+
+
+@receiver(signals.bots_wanted, dispatch_uid="bots.bots_wanted")
+def on_bots_wanted(sender, *, game, creator, **kwargs):
+    game_seats_fill_with_bots(game_id=game.pk, creator=creator)
 
 
 @receiver(signals.state_changed, dispatch_uid="bots.state_changed")

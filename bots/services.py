@@ -106,6 +106,16 @@ def game_bot_add(*, game_id, user, level: str | None = None) -> Game:
         return game_join(game_id=game.pk, user=bot, invite_code=game.invite_code, bot_level=level)
 
 
+def game_seats_fill_with_bots(*, game_id, creator, level: str | None = None) -> Game:
+    """Bots of ``level`` take every empty seat of ``creator``'s open game (the last one starts it): the new-game
+    form's "Bots take the empty seats". Refused as ``game_bot_add`` refuses, changing nothing."""
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        for _seat in range(game.max_seats - game.seats.count()):
+            game = game_bot_add(game_id=game_id, user=creator, level=level)
+    return game
+
+
 PLAY_NOW_BOTS = 3
 
 

@@ -41,6 +41,11 @@ class GameCreateForm(forms.Form):
     pace = forms.ChoiceField(
         label=_("Pace"), choices=Game.Pace.choices, initial=Game.Pace.ASYNC, widget=forms.RadioSelect
     )
+    with_bots = forms.BooleanField(
+        label=_("Bots take the empty seats: the game starts at once"),
+        required=False,
+        help_text=_("Leave it unticked to wait for people to join."),
+    )
     phase_hours = forms.TypedChoiceField(
         label=_("Time for each phase (asynchronous games)"), coerce=int, initial=24, choices=_phase_choices
     )

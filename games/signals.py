@@ -14,6 +14,10 @@ from django.dispatch import Signal
 # by (the player who pressed "Play again"), now.
 seats_held = Signal()
 
+# A game's creator asked for bots in every empty seat of their new game (the new-game form's "Bots take the empty
+# seats"): game, creator. Sent inside the creation's transaction; the bots app seats them (the last starts the game).
+bots_wanted = Signal()
+
 # A player took a seat: game, user (the joiner), seats (those seated before), now.
 player_joined = Signal()
 

@@ -17,6 +17,7 @@ from .forms import GameCreateForm
 from .models import Game
 from .pages import board_html
 from .selectors.games import (
+    game_create_defaults,
     game_get_for_viewer,
     game_visible_to,
     games_for_user,
@@ -108,13 +109,27 @@ def mine_fragment(request):
 @login_required
 def create(request):
     lang = "da" if (request.LANGUAGE_CODE or "").startswith("da") else "en"
+    # Starting values that fit who creates it: a newcomer's game starts soon; a regular's is like their last.
+    initial, last_options = game_create_defaults(user=request.user)
     chosen = request.GET.get("kind")
-    initial = {"kind": chosen} if kinds.get(chosen or "") else {}
+    if kinds.get(chosen or ""):
+        initial["kind"] = chosen
     if request.GET.get("visibility") in Game.Visibility.values:  # the lobby's "Invite friends": private
         initial["visibility"] = request.GET["visibility"]
+        if initial["visibility"] == Game.Visibility.PRIVATE:  # seats for the friends, who may come later
+            initial |= {"with_bots": False, "pace": Game.Pace.ASYNC}
     form = GameCreateForm(request.POST or None, initial=initial)
     option_forms = [
-        (kind, kind.options_form_for(request.POST or None, lang=lang, user=request.user)) for kind in kinds.every()
+        (
+            kind,
+            kind.options_form_for(
+                request.POST or None,
+                lang=lang,
+                user=request.user,
+                initial=last_options if initial.get("kind") == kind.slug else None,
+            ),
+        )
+        for kind in kinds.every()
     ]
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -132,6 +147,7 @@ def create(request):
                     options=kind.options_from_form(options_form),
                     time_bank_hours=data["time_bank_hours"],
                     min_reliability=None if data["min_reliability"] is None else data["min_reliability"] / 100,
+                    with_bots=data["with_bots"],
                 )
             except GameError as error:
                 form.add_error(None, error.message)

@@ -253,6 +253,9 @@ class ThinkAlikeView(GameViewBase):
     lang: Lang
     stop: StopOut
     tasks_left: int = Field(default=0, description="Once started: the task cards left.")
+    end_reason: str | None = Field(
+        default=None, description="Once finished: why the game ended, in words in the request's language."
+    )
     board: list[OnBoard] = Field(description="The circle, by position; shorter while it is drafted.")
     token: int | None = Field(description="The position of the turn token.")
     turn: str | None = Field(description="The turn holder.")

@@ -7,6 +7,8 @@ review (all have answered, or the deadline passed). Everything else on the table
 made, the merges) is seen by all, as at a real table.
 """
 
+from django.utils.translation import gettext
+
 from games.models import Game, Seat
 from games.selectors.common import (
     seat_of,
@@ -19,6 +21,15 @@ from think_alike.engine import rules as engine
 from think_alike.engine.matching import Group
 from think_alike.models import BoardField
 from think_alike.services.game import landed_kind
+
+# Why a finished game ended (``engine.end_reason``), in the request's language.
+END_REASONS = {
+    "too_few": lambda: gettext("Too few players were left after resignations."),
+    "target": lambda: gettext("A player reached the target score."),
+    "tasks": lambda: gettext("The agreed number of task cards was played."),
+    "cards_out": lambda: gettext("The task cards ran out."),
+    "time": lambda: gettext("The time limit passed, and the round in play was finished."),
+}
 
 
 def _field(state: engine.State, field_id: int) -> dict:
@@ -117,6 +128,7 @@ def think_alike_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         view["last_round"] = _last_round(state, state.last_round, player)
     if finished:
         view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
+        view["end_reason"] = END_REASONS[engine.end_reason(state)]()
     return view
 
 

@@ -17,6 +17,7 @@ def test_a_person_adds_two_bots_and_plays_a_round_with_them(live_server, browser
     sign_up(page, base, "solo")
     page.goto(f"{base}/games/new/")
     page.select_option("#id_max_seats", "3")
+    page.uncheck("input[name=with_bots]")  # the bots come one by one below, not all at once
     page.click("button[type=submit]")
     expect(page.locator("#status")).to_contain_text("1 of 3 seats taken")
 

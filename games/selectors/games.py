@@ -372,3 +372,42 @@ def games_listed(*, user, status: str | None = None, mine: bool = False, limit: 
         .order_by("-created_at", "-pk")
     )
     return list(games[:limit])
+
+
+# A newcomer's new game (issue 39): one that starts soon, live, with bots in the empty seats (as "Play now").
+NEWCOMER_CREATE_DEFAULTS = {"pace": Game.Pace.LIVE, "max_seats": 4, "with_bots": True}
+
+
+def has_played_with_others(*, user) -> bool:
+    """Whether ``user`` finished a game (not abandoned) with at least one other person at the table (bots aside)."""
+    others = Seat.objects.filter(game=OuterRef("pk"), user__is_bot=False).exclude(user=user)
+    return (
+        Game.objects.filter(status=Game.Status.FINISHED, abandoned=False, seats__user=user)
+        .filter(Exists(others))
+        .exists()
+    )
+
+
+def game_create_defaults(*, user) -> tuple[dict, dict]:
+    """The new-game form's starting values for ``user``, and those of the kind's options form: a newcomer (no
+    finished game with another person) gets a game that starts soon (``NEWCOMER_CREATE_DEFAULTS``); a player who
+    has played with others gets the settings of the last game they created (kind, seats, pace, time per phase,
+    who can join, time bank, reliability, bots, the kind's options); without one, the site's defaults."""
+    if not has_played_with_others(user=user):
+        return dict(NEWCOMER_CREATE_DEFAULTS), {}
+    last = Game.objects.filter(creator=user).order_by("-created_at", "-pk").first()
+    if last is None or kinds.get(last.kind) is None:
+        return {}, {}
+    initial = {
+        "kind": last.kind,
+        "max_seats": last.max_seats,
+        "pace": last.pace,
+        "visibility": last.visibility,
+        "time_bank_hours": last.time_bank_seconds // 3600,
+        "with_bots": last.seats.filter(user__is_bot=True).exists(),
+    }
+    if last.pace == Game.Pace.ASYNC and last.phase_seconds % 3600 == 0:
+        initial["phase_hours"] = last.phase_seconds // 3600
+    if last.min_reliability is not None:
+        initial["min_reliability"] = round(last.min_reliability * 100)
+    return initial, dict(last.options or {})

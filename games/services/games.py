@@ -53,10 +53,12 @@ def game_create(
     options: dict | None = None,
     time_bank_hours: int | None = None,
     min_reliability: float | None = None,
+    with_bots: bool = False,
 ) -> Game:
     """A new game with its creator in the first seat; ``options`` are the kind's own. ``time_bank_hours``: each
     player's time bank in an asynchronous game (0-72, default 24); ``min_reliability``: the least share of games
-    finished (0-1) a player with 5 counted games needs to join (``games.services.admission``)."""
+    finished (0-1) a player with 5 counted games needs to join (``games.services.admission``); ``with_bots``: bots
+    take the other seats at once (``signals.bots_wanted``), which starts the game. All of it or nothing."""
     spec = kind_get(kind or kinds.default_slug())
     if not isinstance(max_seats, int) or not spec.min_seats <= max_seats <= spec.max_seats:
         raise GameError(
@@ -94,6 +96,9 @@ def game_create(
         )
         Seat.objects.create(game=game, user=creator, position=0, colour=creator.colour)
         events.game_changed(game=game, user_ids=[creator.pk], lobby=visibility == Game.Visibility.PUBLIC)
+        if with_bots:
+            signals.bots_wanted.send(sender=Game, game=game, creator=creator)
+            game.refresh_from_db()
     return game
 
 

@@ -293,17 +293,21 @@ def test_a_new_visitor_is_seated_three_clicks_after_the_home_page(live_server, b
     assert_no_sideways_scroll(page)
     screenshot(page, f"three-clicks-{way}-form")
     if way == "create":
+        # A newcomer's game starts at once: live, bots in the other three seats (issue 39).
+        expect(page.locator("input[name=with_bots]")).to_be_checked()
         click(page.get_by_role("button", name="Create the game"))
-        expect(page.locator("#status")).to_contain_text("1 of 4 seats taken")
+        expect(page.locator("#status")).not_to_contain_text("seats taken")
         game = Game.objects.get()
+        assert game.status == Game.Status.ACTIVE and game.pace == Game.Pace.LIVE
     else:  # a free seat in a game waiting for players, offered above the form
         expect(page.locator(".join-instead")).to_contain_text("1 of 4 seated")
         click(page.locator(".join-instead").get_by_role("button", name="Join"))
         expect(page.locator("#status")).to_contain_text("2 of 4 seats taken")
         game = waiting
     assert len(clicks) == 3
-    seated = {seat.user.username for seat in game.seats.select_related("user")}
-    assert seated == ({"newcomer"} if way == "create" else {"host", "newcomer"})
+    seated_people = {seat.user.username for seat in game.seats.select_related("user") if not seat.user.is_bot}
+    assert seated_people == ({"newcomer"} if way == "create" else {"host", "newcomer"})
+    assert game.seats.count() == (4 if way == "create" else 2)
     assert page.url.endswith(game.get_absolute_url())
     assert_no_sideways_scroll(page)
     screenshot(page, f"three-clicks-{way}-game")

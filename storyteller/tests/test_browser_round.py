@@ -28,6 +28,7 @@ def test_three_people_play_a_round(live_server, browser):
     anna.goto(f"{base}/games/new/")
     anna.select_option("#id_max_seats", "3")
     anna.check("input[name=visibility][value=private]")
+    anna.uncheck("input[name=with_bots]")  # a newcomer's form offers bots for the empty seats (issue 39)
     anna.click("button[type=submit]")
     expect(anna.locator("#status")).to_contain_text("1 of 3 seats taken")
     invite = anna.input_value("#invite-link")

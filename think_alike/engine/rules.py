@@ -294,6 +294,26 @@ def winners(state: State) -> tuple[int, ...]:
     return seating.winners(state.scores, state.resigned)
 
 
+def end_reason(state: State) -> str | None:
+    """Once finished, why: "too_few" (resignations left fewer than 3 seats), "target" (a score reached the target),
+    "tasks" (the agreed number of task cards was played), "cards_out" (the task cards ran out first) or "time" (the
+    end time passed and its round was finished). None before."""
+    if state.phase != Phase.FINISHED:
+        return None
+    if seating.too_few_left(state.seats, state.resigned):
+        return "too_few"
+    opts = state.options
+    if opts.stop == "points" and any(state.scores[s] >= opts.target for s in _active(state)):
+        return "target"
+    if opts.stop == "tasks" and len(state.history) >= opts.count:
+        return "tasks"
+    if not state.pile:
+        return "cards_out"
+    if opts.stop == "time":
+        return "time"
+    return "cards_out"  # unreachable by the rules: every other way to the end is named above
+
+
 def score_groups(groups: Sequence[Group], seats: int) -> tuple[int, ...]:
     """Points per seat: one per other seat in each group the seat is in."""
     points = [0] * seats

@@ -47,6 +47,7 @@ def test_three_people_play_a_round_of_think_alike(live_server, browser, action):
     expect(anna.locator("#id_deck")).to_be_hidden()  # Storyteller's options make way
     anna.select_option("#id_max_seats", "3")
     anna.check("input[name=visibility][value=private]")
+    anna.uncheck("input[name=with_bots]")  # a newcomer's form offers bots for the empty seats (issue 39)
     anna.check("input[name=board][value=course]")
     anna.locator(".course-lists summary").click()  # the lists, folded under the course drawn as a circle
     for place, field in enumerate(course, start=1):

@@ -574,18 +574,21 @@ def test_stop_at_the_point_target_and_share_the_win():
     assert state.phase == Phase.FINISHED and state.current is None
     assert ta.winners(state) == (0, 1, 2, 3)
     assert ta.to_act(state) == frozenset()
+    assert ta.end_reason(state) == "target"
 
 
 def test_stop_after_a_number_of_task_cards():
     state, rng = start(3, rolls=[1, 1, 1], stop="tasks", count=2)
     state = play_round(state, rng, {0: "a", 1: "a", 2: "b"})
     assert not state.final_round and state.phase == Phase.ROLL
+    assert ta.end_reason(state) is None  # still going
     state = to_task(state, rng)
     assert state.final_round
     state = answer_all(state, rng, {0: "a", 1: "b", 2: "b"})
     state = act(state, state.turn, rng, "confirm")
     assert state.phase == Phase.FINISHED and len(state.history) == 2
     assert state.scores == (1, 2, 1) and ta.winners(state) == (1,)
+    assert ta.end_reason(state) == "tasks"
     with pytest.raises(RuleError) as error:
         act(state, 0, rng, "roll")
     assert error.value.code == "game_finished"
@@ -602,6 +605,7 @@ def test_stop_at_a_time_finishes_the_round_it_is_met_in():
     state = answer_all(state, rng, {0: "a", 1: "a", 2: "b"}, now=ends)
     state = act(state, 1, rng, "confirm", now=ends)
     assert state.phase == Phase.FINISHED and len(state.history) == 2
+    assert ta.end_reason(state) == "time"
 
 
 def test_time_stop_accepts_a_naive_end_as_utc():
@@ -617,6 +621,18 @@ def test_the_game_ends_when_the_task_pile_runs_out():
     assert state.phase == Phase.ROLL
     state = play_round(state, rng, {0: "a", 1: "a", 2: "b"})
     assert state.phase == Phase.FINISHED and state.pile == ()
+    assert ta.end_reason(state) == "cards_out"
+
+
+def test_the_end_reason_names_the_stop_met_else_the_empty_pile():
+    state, rng = start(3, rolls=[1, 1], tasks=TASKS[:2], stop="tasks", count=2)
+    state = play_round(state, rng, {0: "a", 1: "a", 2: "b"})
+    state = play_round(state, rng, {0: "a", 1: "a", 2: "b"})
+    assert ta.end_reason(state) == "tasks"  # the count was met, as the pile ran out
+    state, rng = start(3, rolls=[1, 1], tasks=TASKS[:2], stop="time", ends_at=(NOW + timedelta(days=1)).isoformat())
+    state = play_round(state, rng, {0: "a", 1: "a", 2: "b"}, now=NOW)
+    state = play_round(state, rng, {0: "a", 1: "a", 2: "b"}, now=NOW)
+    assert state.phase == Phase.FINISHED and ta.end_reason(state) == "cards_out"  # before the end time
 
 
 # --- timeouts and absence --------------------------------------------------------
@@ -802,6 +818,7 @@ def test_resign_leaving_two_players_ends_the_game():
     assert state.phase == Phase.FINISHED and state.current is None
     assert len(state.history) == 1
     assert ta.winners(state) == (1,)
+    assert ta.end_reason(state) == "too_few"
 
 
 def test_resign_of_the_drafter_passes_the_draft():
