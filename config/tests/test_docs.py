@@ -32,12 +32,23 @@ def _code_files():
 
 
 def _links(page):
-    """The relative targets of a page's links, without their #anchors."""
+    """The relative targets of a page's links, each as (file, #anchor or "")."""
     text = page.read_text(encoding="utf-8")
     for target in LINK.findall(text):
-        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
-            continue  # https:, mailto:, a heading of the same page
-        yield target.split("#", 1)[0]
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+            continue  # https:, mailto:
+        path, _, anchor = target.partition("#")
+        yield path, anchor
+
+
+def _anchors(page):
+    """The anchors of a Markdown page's headings, as GitHub makes them."""
+    anchors = set()
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if heading := re.match(r"#{1,6} (.+)", line):
+            text = heading.group(1).strip().lower().replace("`", "")
+            anchors.add(re.sub(r"[^\w\- ]", "", text).replace(" ", "-"))
+    return anchors
 
 
 def test_the_pages_are_found():
@@ -50,8 +61,18 @@ def test_the_pages_are_found():
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_relative_link_lands_on_a_file(page):
-    missing = [target for target in _links(page) if not (page.parent / target).exists()]
+    missing = [path for path, _ in _links(page) if path and not (page.parent / path).exists()]
     assert missing == [], f"{page.relative_to(ROOT)} links to files that do not exist"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_link_to_a_heading_finds_it(page):
+    wrong = []
+    for path, anchor in _links(page):
+        target = (page.parent / path) if path else page
+        if anchor and target.suffix == ".md" and target.is_file() and anchor not in _anchors(target):
+            wrong.append(f"{path}#{anchor}")
+    assert wrong == [], f"{page.relative_to(ROOT)} links to headings that do not exist"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -81,5 +102,8 @@ def test_the_checks_catch_what_they_look_for():
         "operating/operations.md#faults",
         "https://e.org",
     ]
+    assert "across-weeks-deadlines-away-days-banks-nudges-reliability" in _anchors(ROOT / "docs/playing/games.md")
+    assert "the-map-of-the-apps" in _anchors(ROOT / "README.md")
+    assert "the-map" not in _anchors(ROOT / "README.md")
     assert COMMIT_ID.findall("the code before (b9e94db) and 2,805 passed, 1000000 rows, defaced") == ["b9e94db"]
     assert DOCS_PATH.findall('(docs/playing/decks.md, "Card reports"); ../docs/x.md') == ["docs/playing/decks.md"]
