@@ -18,7 +18,7 @@ the rest of the window, and there every attempt's password is still checked firs
 in as ever, a wrong one answers the same 429 a lockout does (with its Retry-After), so that wrong and
 "not even tried" cannot be told apart; and an account that has failed ``login-address-account`` times
 from a sprayed address is refused there without its password being checked, so each account gets
-a few guesses an hour from that address instead of axes' 20 every cool-off (docs/security.md).
+a few guesses an hour from that address instead of axes' 20 every cool-off (docs/operating/security.md).
 """
 
 import functools

@@ -7,7 +7,7 @@ answers as players type them), on which the grouping was tuned, and the held-out
 grouping was tuned on lexicons (half of them near misses), and
 ``think_alike/tests/grouping/holdout3/<lang>.tsv``, written for issue 32 before any
 measurement and measured once without tuning on it (its misses were then fixed by the
-general rules of brief 32d, so it is no longer a clean measurement: docs/grouping.md). Each pair is
+general rules of brief 32d, so it is no longer a clean measurement: docs/playing/grouping.md). Each pair is
 grouped as the game groups a round of two answers; "together" is a claim that they
 are the same answer:
 

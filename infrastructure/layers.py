@@ -146,7 +146,7 @@ class LocalSocketChannelLayer(ThrottledInMemoryChannelLayer):
     message is delivered to this process's own pages as the in-memory layer does and sent, as one small
     datagram, to every other socket in the folder. So what the Celery worker, beat's tasks, a management
     command or any other process publishes reaches the web server's open pages at once, with no server of
-    its own to run (docs/live.md says why this and not the database or a broker).
+    its own to run (docs/operating/live.md says why this and not the database or a broker).
 
     A process that never has a page never listens (a worker only sends). A socket whose process is gone
     refuses the datagram: its file is removed. A web server that is down or restarting misses what is

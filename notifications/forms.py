@@ -8,7 +8,7 @@ LETTER_HOURS = [("", _("Off: an email per turn, as chosen above"))] + [(hour, f"
 
 class EmailPreferencesForm(forms.ModelForm):
     # One letter a day at this hour of the person's own clock (notifications.letters); off by default. An hour
-    # inside their quiet hours is taken as it is: the letter is their own choice (docs/notifications.md).
+    # inside their quiet hours is taken as it is: the letter is their own choice (docs/playing/notifications.md).
     daily_letter_hour = forms.TypedChoiceField(
         label=_("One letter a day at this hour instead of an email per turn"),
         choices=LETTER_HOURS,

@@ -8,7 +8,7 @@ letter is due from its hour until ``GRACE`` after (a beat that was down longer s
 run claims it by moving ``last_letter_at`` from the value it read to ``now`` (a conditional UPDATE only one
 run can win), then writes it; a letter that fails to go out gives the claim back. Nothing is sent when
 there is nothing to say. The chosen hour holds even inside the person's quiet hours: it is their own choice
-(docs/notifications.md).
+(docs/playing/notifications.md).
 """
 
 import datetime as dt

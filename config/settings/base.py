@@ -298,7 +298,7 @@ if REDIS_URL:
 else:
     # Channels' in-memory layer (its walk over every socket's queue throttled), crossing processes over
     # Unix datagram sockets in FABULA_LIVE_SOCKETS: what the Celery worker, beat's tasks or a management
-    # command publish reaches the web server's pages at once (infrastructure.layers, docs/live.md).
+    # command publish reaches the web server's pages at once (infrastructure.layers, docs/operating/live.md).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "infrastructure.layers.LocalSocketChannelLayer",

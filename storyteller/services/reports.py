@@ -6,7 +6,7 @@ by reports: only an admin's "Remove" does that. A card of a player's own deck is
 it: each from an account at least ``FABULA_CARD_REPORT_TRUST_DAYS`` days old that has finished
 ``FABULA_CARD_REPORT_TRUST_GAMES`` games with at least two other people (no bots) at the table and did not
 resign them, not the deck's owner. An account makes at most ``FABULA_CARD_REPORTS_PER_DAY`` reports in 24
-hours. The design and its reasons: docs/security.md, "Card reports".
+hours. The design and its reasons: docs/playing/decks.md, "Card reports".
 
 A hidden card shows as a grey placeholder; it leaves the hands and draw piles of the games in progress as a
 removed card does (``withdraw``). Its owner sees it marked on their deck page and may ask once for a review

@@ -32,7 +32,7 @@ The kept lexicons (issue 32), each loaded on its first use per language and then
 - ``is_headword(word, lang)``: a word simplemma knows as its own lemma ("dame",
   "clothes"): the hand rules do not take an ending off it.
 
-docs/grouping.md gives their memory and start-up cost per language.
+docs/playing/grouping.md gives their memory and start-up cost per language.
 """
 
 from __future__ import annotations

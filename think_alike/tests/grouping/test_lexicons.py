@@ -36,7 +36,7 @@ def test_the_second_held_out_set_has_60_pairs_half_of_them_near_misses(lang):
 @pytest.mark.parametrize("lang", SUPPORTED)
 @pytest.mark.parametrize("held_out", [labelled.HOLDOUT2, labelled.HOLDOUT3], ids=["holdout2", "holdout3"])
 def test_held_out_precision_and_recall_reach_the_aims(lang, held_out):
-    # holdout3 was measured once clean (docs/grouping.md); since brief 32d's rules it
+    # holdout3 was measured once clean (docs/playing/grouping.md); since brief 32d's rules it
     # is a regression set, no longer a clean measurement.
     score = labelled.score(lang, held_out)
     wrong = [f"{'same' if p.same else 'apart'} {p.a!r} / {p.b!r}" for p in score.wrong]
