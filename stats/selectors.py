@@ -130,9 +130,9 @@ def player_abandoned_count(*, player) -> int:
     return Seat.objects.filter(user=player, game__status=Game.Status.FINISHED, game__abandoned=True).count()
 
 
-def player_practice_count(*, player) -> int:
-    """How many of the player's finished games had fewer than two people at the table (a person alone with
-    bots): played, but practice, so not in their records, ratings or places (``services.MIN_PEOPLE``)."""
+def _practice_games(*, player) -> QuerySet:
+    """The player's finished games with fewer than two people at the table (a person alone with bots): played,
+    but practice, so not in their records, ratings or places (``services.MIN_PEOPLE``)."""
     from .services import MIN_PEOPLE
 
     return (
@@ -141,8 +141,60 @@ def player_practice_count(*, player) -> int:
         )
         .annotate(people=Count("seats", filter=Q(seats__user__is_bot=False)))
         .filter(people__lt=MIN_PEOPLE)
-        .count()
     )
+
+
+def player_practice_count(*, player) -> int:
+    """How many of the player's finished games were practice (``_practice_games``)."""
+    return _practice_games(player=player).count()
+
+
+@dataclass(frozen=True)
+class PracticeGame:
+    """A practice game on the player's page: its place among everyone at the table (bots too) and its points."""
+
+    game_id: int
+    kind: str
+    finished_at: object
+    rank: int
+    players: int
+    score: int
+    won: bool
+
+
+def player_practice_games(*, player, viewer, limit: int = 10) -> list[PracticeGame]:
+    """The player's latest practice games, newest first, that the viewer may see (a private one only by its
+    players): a newcomer's first games, alone with bots, are on their page though they count for nothing."""
+    games = _practice_games(player=player)
+    if not (viewer.is_authenticated and viewer.pk == player.pk):
+        visible = Q(visibility=Game.Visibility.PUBLIC)
+        if viewer.is_authenticated:
+            visible |= Q(Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer)))
+        games = games.filter(visible)
+    chosen = list(games.order_by("-finished_at", "-pk").values("pk", "kind", "finished_at")[:limit])
+    scores: dict[int, list[tuple[int, int, bool]]] = {}
+    for seat in Seat.objects.filter(game_id__in=[game["pk"] for game in chosen]).values(
+        "game_id", "user_id", "score", "is_winner"
+    ):
+        scores.setdefault(seat["game_id"], []).append((seat["user_id"], seat["score"], seat["is_winner"]))
+    practice = []
+    for game in chosen:
+        table = scores.get(game["pk"], [])
+        mine = next(((score, won) for user_id, score, won in table if user_id == player.pk), None)
+        if mine is None:
+            continue
+        practice.append(
+            PracticeGame(
+                game_id=game["pk"],
+                kind=game["kind"],
+                finished_at=game["finished_at"],
+                rank=1 + sum(1 for _, score, _ in table if score > mine[0]),
+                players=len(table),
+                score=mine[0],
+                won=mine[1],
+            )
+        )
+    return practice
 
 
 def player_games(*, player, viewer, page) -> Page:

@@ -19,6 +19,7 @@ from .selectors import (
     player_get,
     player_history,
     player_practice_count,
+    player_practice_games,
     player_profile,
 )
 
@@ -43,6 +44,7 @@ def player(request, username: str):
             "games": player_games(player=player, viewer=request.user, page=request.GET.get("page")),
             "abandoned": player_abandoned_count(player=player),
             "practice": player_practice_count(player=player),
+            "practice_games": player_practice_games(player=player, viewer=request.user),
             "provisional_games": settings.FABULA_RATING_PROVISIONAL_GAMES,
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
             "reliability": reliability_of(user=player, now=timezone.now()),

@@ -134,5 +134,9 @@ def test_a_newcomer_s_first_evening_on_a_phone(asgi_server, browser, short_deck)
     # The statistics: the page says how it counts the game (alone with bots: practice, issue 39's "numbers").
     page.goto(base + reverse("stats:player", args=["newcomer"]))
     expect(page.locator(".counted")).to_contain_text("1 game alone with bots is practice and not counted.")
+    # ... and the game itself is there, with the newcomer's place among the table and a replay.
+    expect(page.locator("#practice-games")).to_have_text("Practice with bots")
+    expect(page.locator(".game-row.practice")).to_have_count(1)
+    expect(page.locator(".game-row.practice .meta")).to_contain_text(re.compile(r"Place [1-4] of 4"))
     screen(page, "08-statistics", "main a")
     context.close()

@@ -42,3 +42,23 @@ def test_a_place_counts_the_bots_at_the_table_and_practice_is_said_not_counted(c
     assert "Place 2 of 3" in page
     assert "1 game alone with bots is practice and not counted." in page
     assert "bots too" in page
+
+
+def test_a_newcomers_games_alone_with_bots_are_listed_as_practice_to_those_who_may_see_them(client):
+    ann, bo = UserFactory(username="ann"), UserFactory(username="bo")
+    practice = finished(ann, bots=3, scores=[4, 9, 1, 2])  # a bot won; ann second of four
+    Game.objects.filter(pk=practice.pk).update(visibility=Game.Visibility.PRIVATE)
+    stats_rebuild(now=timezone.now())
+    assert not GameRecord.objects.filter(user=ann).exists()  # still counted for nothing
+
+    client.force_login(ann)
+    page = client.get(reverse("stats:player", args=["ann"])).content.decode()
+    assert "Practice with bots" in page
+    assert f"#{practice.pk}</strong>" in page and "Place 2 of 4" in page and "4 points" in page
+    assert "No finished game with other people yet" in page
+    assert "No finished game to show." not in page
+
+    client.force_login(bo)  # a private practice game is not for a stranger's eyes
+    page = client.get(reverse("stats:player", args=["ann"])).content.decode()
+    assert "Practice with bots" not in page and f"#{practice.pk}</strong>" not in page
+    assert "No finished game to show." in page
