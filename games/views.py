@@ -59,7 +59,9 @@ def rules(request, kind: str):
     game_kind = kinds.get(kind)
     if game_kind is None:
         raise Http404
-    return render(request, game_kind.templates.rules, game_kind.rules_context(lang=translation.get_language() or "en"))
+    presentation = game_kind.presentation
+    context = presentation.rules_context(lang=translation.get_language() or "en")
+    return render(request, presentation.templates.rules, context)
 
 
 LOBBY_PAGE_SIZE = 30
@@ -114,7 +116,8 @@ def create(request):
         initial["visibility"] = request.GET["visibility"]
     form = GameCreateForm(request.POST or None, initial=initial)
     option_forms = [
-        (kind, kind.options_form_for(request.POST or None, lang=lang, user=request.user)) for kind in kinds.every()
+        (kind, kind.presentation.options_form_for(request.POST or None, lang=lang, user=request.user))
+        for kind in kinds.every()
     ]
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -129,7 +132,7 @@ def create(request):
                     pace=data["pace"],
                     phase_seconds=data["phase_hours"] * 3600,
                     visibility=data["visibility"],
-                    options=kind.options_from_form(options_form),
+                    options=kind.presentation.options_from_form(options_form),
                     time_bank_hours=data["time_bank_hours"],
                     min_reliability=None if data["min_reliability"] is None else data["min_reliability"] / 100,
                 )
@@ -291,7 +294,7 @@ def act(request, game_id: int):
     except GameError as error:
         _hide_unseen(request, game_id, error)
         return _after_action(request, game_id, error)
-    success = RESIGNED if action.type == "resign" else kind.success_messages.get(action.type)
+    success = RESIGNED if action.type == "resign" else kind.presentation.success_messages.get(action.type)
     return _after_action(request, game_id, success=success)
 
 
