@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.kinds import KindPresentation, KindTemplates
 from games.selectors.common import (
+    replay_player_of,
     replay_players,
     replay_standings,
     seat_of,
@@ -79,10 +80,7 @@ class OddOneOutPresentation(KindPresentation):
             return None
         state = engine.from_dict(game.state)
         players = replay_players(seats)
-        unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
-
-        def player(seat):
-            return players.get(seat, unknown)
+        player = replay_player_of(players)
 
         scores = [0] * state.seats
         rounds = []
