@@ -36,7 +36,7 @@ def chat_closed_reason(game: Game):
     if game.status != Game.Status.ACTIVE or game.state is None:
         return None
     kind = game.game_kind
-    return kind.chat_closed(kind.engine.from_dict(game.state))
+    return kind.presentation.chat_closed(kind.engine.from_dict(game.state))
 
 
 def chat_seat(*, game: Game, user, seats=None) -> Seat:

@@ -59,3 +59,20 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+def seat_label(seat) -> str:
+    """A seat as the rows of a round name it: its position and its player."""
+    return f"{seat.position}: {seat.user}"
+
+
+class RoundScoreInline(ReadOnlyInline):
+    """A round's score rows (a kind's ``RoundScoreBase``), each seat by position and player; a kind's inline
+    names its ``model`` and its ``fields``."""
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("seat__user")
+
+    @admin.display(description=_("seat"))
+    def seat_column(self, score):
+        return seat_label(score.seat)

@@ -7,6 +7,13 @@ subclasses ``GameKind`` and registers one instance in its
 boardgame.io's ``Game`` or scalachess's ``Variant``: one object holds everything
 about a kind, and nothing about a kind is looked up anywhere else.
 
+A kind comes in two halves. ``GameKind`` is its rules: seats, options, actions, the
+engine's calls, deadlines, what a change records (``<kind>/kind.py``). Its
+``presentation``, a ``KindPresentation``, is how people see it: templates, each
+viewer's view, texts, the replay, the API's view (``<kind>/presentation.py``). The
+rules never call the presentation; pages, emails and the API reach it through the
+kind (``kind.presentation``).
+
 The engine a kind gives is pure (no Django, no clock, no global random): the core
 passes it the random source, and ``now`` when the kind is ``timed``.
 """
@@ -76,11 +83,105 @@ class KindTemplates:
     lobby: str = ""
 
 
+class KindPresentation:
+    """How people see a kind of game: its pages, texts and API view; a kind's ``presentation``.
+
+    Subclass it beside the kind (``<kind>/presentation.py``) and override what the kind
+    shows its own way. Its hooks read the game, a state or a view, and change nothing.
+    """
+
+    templates: ClassVar[KindTemplates]
+    # What a successful action says, by action type (lazy translations).
+    success_messages: ClassVar[Mapping[str, Any]] = {}
+    # What a missed deadline did for a player, by ``timeout_outcomes`` slug: lazy translations
+    # naming the player as %(name)s (a slug missing here reads "%(name)s ran out of time.").
+    timeout_texts: ClassVar[Mapping[str, Any]] = {}
+
+    # --- the new-game form ------------------------------------------------------------
+
+    def options_form(self, data=None, *, lang: str, initial: Mapping | None = None) -> forms.Form:
+        """The part of the new-game form that holds this kind's options."""
+        raise NotImplementedError
+
+    def options_form_for(self, data=None, *, lang: str, user, initial: Mapping | None = None) -> forms.Form:
+        """``options_form`` for ``user``, who creates the game (a kind whose choices are the player's own,
+        such as their own content, overrides it)."""
+        return self.options_form(data, lang=lang, initial=initial)
+
+    def options_from_form(self, form: forms.Form) -> dict:
+        """``game_create``'s options from a valid ``options_form`` (its ``options()`` where it has one)."""
+        if hasattr(form, "options"):
+            return form.options()
+        return {key: value for key, value in form.cleaned_data.items() if value not in (None, "")}
+
+    # --- the game ---------------------------------------------------------------------
+
+    def view(self, *, game: Game, seats: list[Seat], viewer) -> dict:
+        """The whole game as this viewer may see it; pages and the API render it."""
+        raise NotImplementedError
+
+    def asked(self, state: Any) -> str:
+        """What a seat the state waits for is asked for (a slug the kind's texts know)."""
+        return str(state.phase)
+
+    def score_track(self, view: dict) -> int | None:
+        """The length of the table's score track (0 to it) for this ``view``, or None: no track."""
+        return None
+
+    def revealed_rounds(self, before: Any, after: Any) -> list[int]:
+        """The rounds this change finished and showed (their cards, votes or answers): by default the rounds
+        ``after.history`` holds beyond ``before``'s (None: the start), numbered by ``round_number``."""
+        history = getattr(after, "history", None)
+        if history is None:
+            return []
+        done = len(before.history) if before is not None else 0
+        return [number for number in map(self.round_number, history[done:]) if number is not None]
+
+    def round_number(self, result: Any) -> int | None:
+        """The number of a round in a state's ``history`` (``revealed_rounds``), or None: nothing was shown."""
+        return result.round
+
+    def replay(self, *, game: Game, seats: list[Seat]) -> dict | None:
+        """A finished game round by round, for its replay page (None: no replay)."""
+        return None
+
+    def chat_closed(self, state: Any) -> Any:
+        """Why the table may not talk in ``state`` (words for a person, a lazy translation), or None: it may."""
+        return None
+
+    # --- beside the games -------------------------------------------------------------
+
+    def rules_context(self, *, lang: str) -> dict:
+        """What the rules page (``templates.rules``) shows beside its text, in the page's language ``lang``:
+        the kind's own cards, a worked example. The kind caches it: the page must cost no query per card."""
+        return {}
+
+    def showcase(self, *, lang: str) -> dict:
+        """The kind at a glance, for the home page and the lobby, in the page's language ``lang``:
+        ``pitch`` (one line, a lazy translation), and the kind's own art: ``pictures`` (a few card
+        faces: ``image``, ``alt``) and/or ``card`` (a card of words: ``title``, ``text``, ``lang``).
+        The kind caches it: the pages cost no query per card, and none most of the time."""
+        return {}
+
+    # --- the API ----------------------------------------------------------------------
+
+    # The view's response model: a ``games.api.schemas.GameViewBase`` whose ``kind`` is
+    # ``Literal[slug]`` and that declares every key ``view`` gives (an undeclared key is
+    # left out of the API's answer; a test over the registry checks there is none). The
+    # create options: a model of optional fields, merged into the flat create body.
+    # The actions the API takes are the kind's ``action_models``.
+    api_view: ClassVar[Any] = None
+    api_create_options: ClassVar[Any] = None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
 class GameKind:
-    """What a kind of game provides; subclass it and override what the kind needs.
+    """A kind of game's rules; subclass it and override what the kind needs.
 
     Class attributes name the kind and its limits; methods are its hooks. The core
-    calls only these.
+    calls only these and its ``presentation``'s.
     """
 
     slug: ClassVar[str]
@@ -89,35 +190,17 @@ class GameKind:
     max_seats: ClassVar[int] = 6
     timed: ClassVar[bool] = False  # the engine's apply, expire and resign take ``now``
     engine: ClassVar[Any]  # the pure rules (see ``Engine``)
-    templates: ClassVar[KindTemplates]
+    presentation: ClassVar[KindPresentation]  # how people see it
     # The engine's own refusal codes in words for a person, and those that mean the input
     # itself is wrong (400) rather than not allowed now (409) (lazy translations).
     rule_messages: ClassVar[Mapping[str, Any]] = {}
     invalid_input_codes: ClassVar[frozenset[str]] = frozenset()
-    # What a successful action says, by action type (lazy translations).
-    success_messages: ClassVar[Mapping[str, Any]] = {}
-    # What a missed deadline did for a player, by ``timeout_outcomes`` slug: lazy translations
-    # naming the player as %(name)s (a slug missing here reads "%(name)s ran out of time.").
-    timeout_texts: ClassVar[Mapping[str, Any]] = {}
 
     # --- a new game ---------------------------------------------------------------
-
-    def options_form(self, data=None, *, lang: str, initial: Mapping | None = None) -> forms.Form:
-        """The part of the new-game form that holds this kind's options."""
-        raise NotImplementedError
-
-    def options_from_form(self, form: forms.Form) -> dict:
-        """``game_create``'s options from a valid ``options_form``."""
-        return {key: value for key, value in form.cleaned_data.items() if value not in (None, "")}
 
     def clean_options(self, options: dict, *, max_seats: int) -> dict:
         """The options of a new game, checked; raises ``GameError`` ("bad_options")."""
         return {}
-
-    def options_form_for(self, data=None, *, lang: str, user, initial: Mapping | None = None) -> forms.Form:
-        """``options_form`` for ``user``, who creates the game (a kind whose choices are the player's own,
-        such as their own content, overrides it)."""
-        return self.options_form(data, lang=lang, initial=initial)
 
     def rematch_options(self, options: dict, *, old: Game) -> dict:
         """A rematch's options, from ``old``'s (given to ``clean_options_for`` with the rematch's creator,
@@ -210,46 +293,7 @@ class GameKind:
         and it counts for no rating and no statistics. A kind without scored rounds: every game was played."""
         return True
 
-    # --- what people see --------------------------------------------------------------
-
-    def view(self, *, game: Game, seats: list[Seat], viewer) -> dict:
-        """The whole game as this viewer may see it; pages and the API render it."""
-        raise NotImplementedError
-
-    def asked(self, state: Any) -> str:
-        """What a seat the state waits for is asked for (a slug the kind's texts know)."""
-        return str(state.phase)
-
-    def score_track(self, view: dict) -> int | None:
-        """The length of the table's score track (0 to it) for this ``view``, or None: no track."""
-        return None
-
-    def revealed_rounds(self, before: Any, after: Any) -> list[int]:
-        """The rounds this change finished and showed (their cards, votes or answers)."""
-        return []
-
-    def replay(self, *, game: Game, seats: list[Seat]) -> dict | None:
-        """A finished game round by round, for its replay page (None: no replay)."""
-        return None
-
-    def chat_closed(self, state: Any) -> Any:
-        """Why the table may not talk in ``state`` (words for a person, a lazy translation), or None: it may."""
-        return None
-
-    def rules_context(self, *, lang: str) -> dict:
-        """What the rules page (``templates.rules``) shows beside its text, in the page's language ``lang``:
-        the kind's own cards, a worked example. The kind caches it: the page must cost no query per card."""
-        return {}
-
     # --- the API ------------------------------------------------------------------------
-
-    # The view's response model: a ``games.api.schemas.GameViewBase`` whose ``kind`` is
-    # ``Literal[slug]`` and that declares every key ``view`` gives (an undeclared key is
-    # left out of the API's answer; a test over the registry checks there is none). The
-    # create options: a model of optional fields, merged into the flat create body.
-    # The actions the API takes are ``action_models``.
-    api_view: ClassVar[Any] = None
-    api_create_options: ClassVar[Any] = None
 
     def add_api_routes(self, router) -> None:
         """Endpoints of the kind's own beside the games' (a ninja ``Router``)."""
@@ -269,13 +313,6 @@ class GameKind:
     def load_content(self) -> Iterable[str]:
         """Load the content shipped with the kind (decks, task cards); yield a line for each part."""
         return ()
-
-    def showcase(self, *, lang: str) -> dict:
-        """The kind at a glance, for the home page and the lobby, in the page's language ``lang``:
-        ``pitch`` (one line, a lazy translation), and the kind's own art: ``pictures`` (a few card
-        faces: ``image``, ``alt``) and/or ``card`` (a card of words: ``title``, ``text``, ``lang``).
-        The kind caches it: the pages cost no query per card, and none most of the time."""
-        return {}
 
     def __repr__(self) -> str:
         return f"<GameKind {self.slug}>"
@@ -326,28 +363,54 @@ def choices() -> list[tuple[str, Any]]:
 
 @checks.register()
 def check_kinds(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    """Every registered kind has what the core asks of it."""
+    """Every registered kind has what the core asks of it, in its rules and in its presentation."""
     errors: list[checks.CheckMessage] = []
     if not _KINDS:
         errors.append(checks.Error("No kind of game is registered.", id="games.E001"))
     for kind in _KINDS.values():
-        for attribute in ("slug", "label", "engine", "templates"):
-            if not hasattr(kind, attribute):
-                errors.append(checks.Error(f"{kind!r} has no {attribute}.", id="games.E002"))
-        if not kind.min_seats <= kind.max_seats:
-            errors.append(checks.Error(f"{kind!r}: min_seats is above max_seats.", id="games.E003"))
-        if kind.action_adapter is None or not kind.action_models or kind.api_view is None:
-            errors.append(checks.Error(f"{kind!r} does not say its actions or its api_view.", id="games.E006"))
-        hooks = ("new_state", "view", "options_form", "action_to_engine")
-        for name, method in ((hook, getattr(kind, hook)) for hook in hooks):
-            if getattr(method, "__func__", None) is getattr(GameKind, name):
-                errors.append(checks.Error(f"{kind!r} does not say its {name}.", id="games.E004"))
-        templates = getattr(kind, "templates", None)
-        for field, name in vars(templates).items() if templates is not None else ():
-            if not name:
-                continue
-            try:
-                get_template(name)
-            except TemplateDoesNotExist:
-                errors.append(checks.Error(f"{kind!r}: its {field} template {name} is missing.", id="games.E005"))
+        errors.extend(_check_rules(kind))
+        presentation = getattr(kind, "presentation", None)
+        if isinstance(presentation, KindPresentation):
+            errors.extend(_check_presentation(kind, presentation))
+        else:
+            errors.append(checks.Error(f"{kind!r} has no presentation (a KindPresentation).", id="games.E002"))
+    return errors
+
+
+def _unsaid(half: object, base: type, hooks: tuple[str, ...]) -> list[str]:
+    """The ``hooks`` ``half`` leaves as ``base`` has them (which only raise)."""
+    return [name for name in hooks if getattr(getattr(half, name), "__func__", None) is getattr(base, name)]
+
+
+def _check_rules(kind: GameKind) -> list[checks.CheckMessage]:
+    errors: list[checks.CheckMessage] = [
+        checks.Error(f"{kind!r} has no {attribute}.", id="games.E002")
+        for attribute in ("slug", "label", "engine")
+        if not hasattr(kind, attribute)
+    ]
+    if not kind.min_seats <= kind.max_seats:
+        errors.append(checks.Error(f"{kind!r}: min_seats is above max_seats.", id="games.E003"))
+    if kind.action_adapter is None or not kind.action_models:
+        errors.append(checks.Error(f"{kind!r} does not say its actions.", id="games.E006"))
+    for name in _unsaid(kind, GameKind, ("new_state", "action_to_engine")):
+        errors.append(checks.Error(f"{kind!r} does not say its {name}.", id="games.E004"))
+    return errors
+
+
+def _check_presentation(kind: GameKind, presentation: KindPresentation) -> list[checks.CheckMessage]:
+    errors: list[checks.CheckMessage] = []
+    if not hasattr(presentation, "templates"):
+        errors.append(checks.Error(f"{kind!r}: its presentation has no templates.", id="games.E002"))
+    if presentation.api_view is None:
+        errors.append(checks.Error(f"{kind!r}: its presentation does not say its api_view.", id="games.E006"))
+    for name in _unsaid(presentation, KindPresentation, ("view", "options_form")):
+        errors.append(checks.Error(f"{kind!r}: its presentation does not say its {name}.", id="games.E004"))
+    templates = getattr(presentation, "templates", None)
+    for field, name in vars(templates).items() if templates is not None else ():
+        if not name:
+            continue
+        try:
+            get_template(name)
+        except TemplateDoesNotExist:
+            errors.append(checks.Error(f"{kind!r}: its {field} template {name} is missing.", id="games.E005"))
     return errors

@@ -60,7 +60,9 @@ def rules(request, kind: str):
     game_kind = kinds.get(kind)
     if game_kind is None:
         raise Http404
-    return render(request, game_kind.templates.rules, game_kind.rules_context(lang=translation.get_language() or "en"))
+    presentation = game_kind.presentation
+    context = presentation.rules_context(lang=translation.get_language() or "en")
+    return render(request, presentation.templates.rules, context)
 
 
 LOBBY_PAGE_SIZE = 30
@@ -122,7 +124,7 @@ def create(request):
     option_forms = [
         (
             kind,
-            kind.options_form_for(
+            kind.presentation.options_form_for(
                 request.POST or None,
                 lang=lang,
                 user=request.user,
@@ -144,7 +146,7 @@ def create(request):
                     pace=data["pace"],
                     phase_seconds=data["phase_hours"] * 3600,
                     visibility=data["visibility"],
-                    options=kind.options_from_form(options_form),
+                    options=kind.presentation.options_from_form(options_form),
                     time_bank_hours=data["time_bank_hours"],
                     min_reliability=None if data["min_reliability"] is None else data["min_reliability"] / 100,
                     with_bots=data["with_bots"],
@@ -307,7 +309,7 @@ def act(request, game_id: int):
     except GameError as error:
         _hide_unseen(request, game_id, error)
         return _after_action(request, game_id, error)
-    success = RESIGNED if action.type == "resign" else kind.success_messages.get(action.type)
+    success = RESIGNED if action.type == "resign" else kind.presentation.success_messages.get(action.type)
     return _after_action(request, game_id, success=success)
 
 

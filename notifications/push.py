@@ -323,7 +323,7 @@ def _payload(subscription: PushSubscription, turn: Turn) -> str:
     with translation.override(subscription.language or settings.LANGUAGE_CODE):
         context = {"game": game, "asked": turn.asked, "user": turn.seat.user}
         title = " ".join(render_to_string("notifications/email/turn_subject.txt", context).split())
-        body = " ".join(render_to_string(game.game_kind.templates.asked, context).split())
+        body = " ".join(render_to_string(game.game_kind.presentation.templates.asked, context).split())
     return json.dumps(
         {
             "title": title,

@@ -49,7 +49,7 @@ def notify_game_change(
         _open_turns_but(seat_ids, key, [seat.pk for seat in waiting], closed_at=now)
     else:
         _open_turns(seat_ids, closed_at=now)
-    asked = kind.asked(after)
+    asked = kind.presentation.asked(after)
     waited = kind.engine.to_act(before) if before is not None and kind.phase_key(before) == phase_key else None
     if waited is not None and all(seat.position in waited for seat in waiting):
         # The same phase, nobody asked who was not asked before (most actions): nothing to add.
@@ -83,7 +83,7 @@ def notify_game_change(
         # The last round's reveal is on the finished game's page.
         notes += [note(seat, Notification.Kind.GAME_FINISHED, won=seat.is_winner) for seat in seats]
     else:
-        for number in kind.revealed_rounds(before, after):
+        for number in kind.presentation.revealed_rounds(before, after):
             notes += [
                 note(seat, Notification.Kind.ROUND_REVEALED, round=number) for seat in seats if not seat.has_resigned
             ]

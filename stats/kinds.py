@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 
 from games import kinds
+from games.models import Seat
 
 from .ratings import ordinal
 
@@ -156,6 +157,26 @@ def seat_contributions(
         if played[seat] or counts:
             counts |= {games: 1 for games, sample in sample_games.items() if counters[sample][seat] > 0}
             contributions[seat] = Contribution(rounds=played[seat], points=points[seat], counts=counts)
+    return contributions
+
+
+def seat_positions(game_ids: list[int]) -> dict[int, int]:
+    """Seat id -> position, for every seat of these games (one query): a kind's round reader turns its rows'
+    seat ids into positions with it, not with joins."""
+    return dict(Seat.objects.filter(game_id__in=game_ids).order_by().values_list("pk", "position"))
+
+
+def round_contributions(
+    rounds_read: Callable[[list[int]], dict[int, list]], game_contributions: Callable[[list], dict[int, Contribution]]
+) -> Callable[[list[int]], dict[int, dict[int, Contribution]]]:
+    """A ``KindStats.contributions`` from a kind's two pieces: ``rounds_read`` (game ids -> each game's rounds, in
+    order, in a few queries) and ``game_contributions`` (one game's rounds -> each seat's contribution)."""
+
+    def contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
+        return {
+            game_id: game_contributions(rounds) if rounds else {} for game_id, rounds in rounds_read(game_ids).items()
+        }
+
     return contributions
 
 

@@ -33,16 +33,16 @@ PROFILE_PAGE_SIZE = 20
 
 def game_replay(*, game: Game, seats: list[Seat]) -> dict:
     """The replay of a game the viewer may see (``games.selectors.games.game_get_for_viewer`` says who)."""
-    kind = game.game_kind
-    replay = kind.replay(game=game, seats=seats)
+    presentation = game.game_kind.presentation
+    replay = presentation.replay(game=game, seats=seats)
     if replay is not None:  # each round with what its deadlines did
         timeouts = replay_timeouts(game=game, seats=seats)
         for round_ in replay.get("rounds", ()):
             round_["timeouts"] = timeouts.get(round_.get("number"), [])
-    if replay is None or not kind.templates.replay:
+    if replay is None or not presentation.templates.replay:
         raise Http404("no replay for this kind of game")
     return replay | {
-        "template": kind.templates.replay,
+        "template": presentation.templates.replay,
         "with_bots": any(seat.user.is_bot for seat in seats),
         "scores": replay_scores(replay),
     }

@@ -13,7 +13,7 @@ from django.utils.text import Truncator, format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.admin import GameListFilter, ReadOnlyInline
+from games.admin import GameListFilter, ReadOnlyInline, RoundScoreInline, seat_label
 
 from .models import (
     Card,
@@ -573,10 +573,6 @@ class CardReportAdmin(admin.ModelAdmin):
 # --- rounds ----------------------------------------------------------------------------
 
 
-def _seat(seat) -> str:
-    return f"{seat.position}: {seat.user}"
-
-
 class TableCardInline(ReadOnlyInline):
     model = StorytellerTableCard
     fields = readonly_fields = ("position", "picture", "owner_column", "is_storyteller_card", "votes")
@@ -592,7 +588,7 @@ class TableCardInline(ReadOnlyInline):
 
     @admin.display(description=_("played by"))
     def owner_column(self, laid):
-        return _seat(laid.owner)
+        return seat_label(laid.owner)
 
 
 class VoteInline(ReadOnlyInline):
@@ -604,23 +600,16 @@ class VoteInline(ReadOnlyInline):
 
     @admin.display(description=_("voter"))
     def voter_column(self, vote):
-        return _seat(vote.voter)
+        return seat_label(vote.voter)
 
     @admin.display(description=_("card voted for (its place)"))
     def position_column(self, vote):
         return vote.table_card.position
 
 
-class RoundScoreInline(ReadOnlyInline):
+class ScoreInline(RoundScoreInline):
     model = StorytellerRoundScore
     fields = readonly_fields = ("seat_column", "points", "score_after")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("seat__user")
-
-    @admin.display(description=_("seat"))
-    def seat_column(self, score):
-        return _seat(score.seat)
 
 
 @admin.register(StorytellerRound)
@@ -641,7 +630,7 @@ class StorytellerRoundAdmin(admin.ModelAdmin):
         "skipped",
         "revealed_at",
     )
-    inlines = [TableCardInline, VoteInline, RoundScoreInline]
+    inlines = [TableCardInline, VoteInline, ScoreInline]
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("table", "points", "scores_after")
@@ -657,7 +646,7 @@ class StorytellerRoundAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("storyteller"), ordering="storyteller")
     def storyteller_column(self, round_):
-        return _seat(round_.storyteller_seat)
+        return seat_label(round_.storyteller_seat)
 
 
 @admin.register(ClueMedia)

@@ -1,10 +1,11 @@
-"""Storyteller as a kind of game: everything the core asks of it, in one place."""
+"""Storyteller as a kind of game: its rules, and how people see it (``presentation``)."""
 
 from django.utils.translation import gettext_lazy as _
 
-from games.kinds import GameKind, KindTemplates
-from storyteller import actions, api
+from games.kinds import GameKind
+from storyteller import actions
 from storyteller.engine import rules as engine
+from storyteller.presentation import StorytellerPresentation
 
 
 class StorytellerKind(GameKind):
@@ -13,23 +14,7 @@ class StorytellerKind(GameKind):
     min_seats = engine.MIN_SEATS
     max_seats = engine.MAX_SEATS
     engine = engine
-    templates = KindTemplates(
-        play="storyteller/partials/play.html",
-        phase="storyteller/partials/phase.html",
-        waiting="storyteller/partials/waiting.html",
-        reveal="storyteller/partials/reveal.html",
-        rules="storyteller/rules.html",
-        notification="storyteller/notifications/text.html",
-        asked="storyteller/notifications/asked.txt",
-        missed="storyteller/notifications/missed.txt",
-        new_game="storyteller/partials/new_game.html",
-        player_role="storyteller/partials/player_role.html",
-        player_done="storyteller/partials/player_done.html",
-        replay="storyteller/partials/replay.html",
-        options="storyteller/partials/options.html",
-        head="storyteller/partials/head.html",
-        lobby="storyteller/partials/lobby_rules.html",
-    )
+    presentation = StorytellerPresentation()
     # The engine's refusals, in words for a person (``games.services.errors``).
     rule_messages = {
         "not_in_hand": _("That card is not in your hand."),
@@ -46,30 +31,9 @@ class StorytellerKind(GameKind):
     invalid_input_codes = frozenset(
         {"clue_empty", "clue_too_long", "wrong_card_count", "bad_position", "duplicate_cards"}
     )
-    timeout_texts = {
-        "named_storyteller": _("Nobody gave the first clue in time: %(name)s became the storyteller, by seat order."),
-        "lost_turn": _("%(name)s ran out of time and lost the turn as storyteller."),
-        "random_card": _("%(name)s ran out of time: a card was drawn at random from their hand."),
-        "abstained": _("%(name)s ran out of time and did not vote."),
-    }
-    success_messages = {
-        "clue": _("Your clue is given."),
-        "submit": _("Your card is handed in."),
-        "vote": _("Your vote is cast."),
-    }
 
     action_models = actions.ACTION_MODELS
     action_adapter = actions.ACTION
-    api_view = api.StorytellerView
-    api_create_options = api.StorytellerCreateIn
-
-    def options_form(self, data=None, *, lang, initial=None):
-        from .forms import StorytellerOptionsForm
-
-        return StorytellerOptionsForm(data, lang=lang, initial=initial)
-
-    def options_from_form(self, form) -> dict:
-        return form.options()
 
     def clean_options(self, options, *, max_seats):
         from .services.game import storyteller_options_clean
@@ -90,11 +54,6 @@ class StorytellerKind(GameKind):
         from .services.game import storyteller_visibility_for
 
         return storyteller_visibility_for(options, visibility=visibility, creator_id=creator_id)
-
-    def options_form_for(self, data=None, *, lang, user, initial=None):
-        from .forms import StorytellerOptionsForm
-
-        return StorytellerOptionsForm(data, lang=lang, initial=initial, user=user)
 
     def new_state(self, *, game, seats, rng, now):
         from .services.game import storyteller_new_state
@@ -158,36 +117,6 @@ class StorytellerKind(GameKind):
         # A round whose storyteller gave no clue in time is skipped: nobody scored in it.
         return any(not result.skipped for result in state.history)
 
-    def view(self, *, game, seats, viewer):
-        from .selectors import storyteller_view
-
-        return storyteller_view(game=game, seats=seats, viewer=viewer)
-
-    def asked(self, state) -> str:
-        phase = str(state.phase)
-        if phase == "clue" and state.storyteller is None:
-            return "first_clue"
-        return phase
-
-    def revealed_rounds(self, before, after) -> list[int]:
-        done = len(before.history) if before is not None else 0
-        return [result.round for result in after.history[done:] if not result.skipped]
-
-    def replay(self, *, game, seats):
-        from .replay import storyteller_replay
-
-        return storyteller_replay(game=game, seats=seats)
-
-    def score_track(self, view) -> int:
-        # The box's track runs to 30; a target score (house rule) is where this game ends.
-        return (view.get("options") or {}).get("target_score") or 30
-
-    def chat_closed(self, state):
-        # Seed 001: no talking while the secret vote is open.
-        if state.phase == engine.Phase.VOTE:
-            return _("The table is silent while the votes are open.")
-        return None
-
     @property
     def stats(self):
         from .stats import STORYTELLER_STATS
@@ -219,16 +148,6 @@ class StorytellerKind(GameKind):
 
         for deck, added in decks_load_builtin():
             yield f"deck {deck.slug}: {deck.cards.count()} cards ({added} added)"
-
-    def showcase(self, *, lang: str) -> dict:
-        from .showcase import showcase
-
-        return showcase()
-
-    def rules_context(self, *, lang: str) -> dict:
-        from .rules_example import rules_context
-
-        return rules_context()
 
 
 KIND = StorytellerKind()

@@ -3,7 +3,7 @@
 from django.utils.translation import get_language
 
 from games.models import Game, Seat
-from games.selectors.common import replay_players, replay_standings
+from games.selectors.common import replay_link, replay_player_of, replay_players, replay_standings
 from storyteller.engine import rules as engine
 from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
 from storyteller.models.cards import alt_language
@@ -18,10 +18,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
     (with the pictures), the votes, the scores.
     """
     players = replay_players(seats)
-    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
-
-    def player(position):
-        return players.get(position, unknown)
+    player = replay_player_of(players)
 
     rounds = list(
         StorytellerRound.objects.filter(game=game)
@@ -131,8 +128,7 @@ def storyteller_replay(*, game: Game, seats: list[Seat]) -> dict:
                 "breakdown": breakdown_out(lines, round_points, player),
             }
         )
-    for before, after in zip(replay, replay[1:]):
-        before["next"], after["previous"] = after["number"], before["number"]
+    replay_link(replay)
     rules = storyteller_rules(game.options or {}, seats=len(seats))
     # ``house`` is what the board's line of house rules reads (``view.rules``).
     return {

@@ -6,7 +6,6 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Seat
 from stats.kinds import (
     RATING_BOARD,
     SEATS,
@@ -17,7 +16,9 @@ from stats.kinds import (
     Totals,
     figure,
     rate_board,
+    round_contributions,
     seat_contributions,
+    seat_positions,
 )
 from storyteller.models import StorytellerRound, StorytellerRoundScore, StorytellerTableCard, StorytellerVote
 
@@ -96,7 +97,7 @@ def storyteller_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
     cards, votes, scores. Seat ids become positions here, not in joins, and a
     rebuild reads every row of these tables: the loops stay plain.
     """
-    position = dict(Seat.objects.filter(game_id__in=game_ids).order_by().values_list("pk", "position"))
+    position = seat_positions(game_ids)
     rounds: dict[int, dict] = {}
     by_game: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
     for round_id, game_id, storyteller, skipped in (
@@ -128,14 +129,6 @@ def storyteller_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
     ):
         rounds[round_id]["points"][position[seat]] = gained
     return by_game
-
-
-def storyteller_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
-    """Contributions of each seat of these games, from their round rows (five queries)."""
-    return {
-        game_id: storyteller_game_contributions(rounds) if rounds else {}
-        for game_id, rounds in storyteller_rounds_read(game_ids).items()
-    }
 
 
 def storyteller_figures(totals: Totals) -> list[Figure]:
@@ -182,6 +175,10 @@ STORYTELLER_BOARD = rate_board(
     % {"turns": STORYTELLER_MIN_TURNS},
     sample_label=_("Turns"),
 )
+
+
+# Contributions of each seat of these games, from their round rows (five queries).
+storyteller_contributions = round_contributions(storyteller_rounds_read, storyteller_game_contributions)
 
 
 STORYTELLER_STATS = KindStats(

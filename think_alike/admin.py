@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.admin import GameListFilter, ReadOnlyInline
+from games.admin import GameListFilter, ReadOnlyInline, RoundScoreInline, seat_label
 
 from .models import (
     LANGS,
@@ -216,10 +216,6 @@ class BoardFieldAdmin(ContentAdmin):
 # --- rounds ----------------------------------------------------------------------------
 
 
-def _seat(seat) -> str:
-    return f"{seat.position}: {seat.user}"
-
-
 class AnswerInline(ReadOnlyInline):
     model = ThinkAlikeAnswer
     fields = readonly_fields = ("seat_column", "index", "text", "group_column")
@@ -229,7 +225,7 @@ class AnswerInline(ReadOnlyInline):
 
     @admin.display(description=_("seat"))
     def seat_column(self, answer):
-        return _seat(answer.seat)
+        return seat_label(answer.seat)
 
     @admin.display(description=_("group"))
     def group_column(self, answer):
@@ -253,16 +249,9 @@ class RulingInline(ReadOnlyInline):
     fields = readonly_fields = ("order", "kind", "groups", "result", "items")
 
 
-class RoundScoreInline(ReadOnlyInline):
+class ScoreInline(RoundScoreInline):
     model = ThinkAlikeRoundScore
     fields = readonly_fields = ("seat_column", "answered", "points", "score_after")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("seat__user")
-
-    @admin.display(description=_("seat"))
-    def seat_column(self, score):
-        return _seat(score.seat)
 
 
 @admin.register(ThinkAlikeRound)
@@ -294,7 +283,7 @@ class ThinkAlikeRoundAdmin(admin.ModelAdmin):
         "auto",
         "scored_at",
     )
-    inlines = [AnswerInline, GroupInline, RulingInline, RoundScoreInline]
+    inlines = [AnswerInline, GroupInline, RulingInline, ScoreInline]
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("answers", "groups", "rulings", "points", "scores_after")

@@ -1,10 +1,11 @@
-"""Think Alike as a kind of game: everything the core asks of it, in one place."""
+"""Think Alike as a kind of game: its rules, and how people see it (``presentation``)."""
 
 from django.utils.translation import gettext_lazy as _
 
-from games.kinds import GameKind, KindTemplates
+from games.kinds import GameKind
 from think_alike import actions, api
 from think_alike.engine import rules as engine
+from think_alike.presentation import ThinkAlikePresentation
 
 
 class ThinkAlikeKind(GameKind):
@@ -14,22 +15,7 @@ class ThinkAlikeKind(GameKind):
     max_seats = engine.MAX_SEATS
     timed = True  # a game may end at a time limit
     engine = engine
-    templates = KindTemplates(
-        play="think_alike/partials/play.html",
-        phase="think_alike/partials/phase.html",
-        waiting="think_alike/partials/waiting.html",
-        reveal="think_alike/partials/round.html",
-        rules="think_alike/rules.html",
-        notification="think_alike/notifications/text.html",
-        asked="think_alike/notifications/asked.txt",
-        new_game="think_alike/partials/new_game.html",
-        player_role="think_alike/partials/player_role.html",
-        player_done="think_alike/partials/player_done.html",
-        replay="think_alike/partials/replay.html",
-        head="think_alike/partials/head.html",
-        options="think_alike/partials/stop.html",
-        lobby="think_alike/partials/lobby_rules.html",
-    )
+    presentation = ThinkAlikePresentation()
     # The engine's refusals, in words for a person (``games.services.errors``).
     rule_messages = {
         "bad_seats": _("This game is for 3 to 10 players."),
@@ -50,33 +36,9 @@ class ThinkAlikeKind(GameKind):
         "bad_split": _("Tick some, not all, of the group's answers to split them off."),
     }
     invalid_input_codes = frozenset({"bad_answer", "answer_too_long", "wrong_answer_count", "bad_merge"})
-    timeout_texts = {
-        "random_field": _("%(name)s ran out of time: a random field was laid on the board."),
-        "random_setup": _("%(name)s ran out of time: the rest of the turn was played at random."),
-        "no_answer": _("%(name)s ran out of time and wrote no answer."),
-        "review_confirmed": _("%(name)s let the review run out: the groups were scored as they stood."),
-    }
-    success_messages = {
-        "place_field": _("Your field is on the board."),
-        "answer": _("Your answers are in."),
-        "merge": _("The groups are merged."),
-        "split": _("The group is split."),
-        "confirm": _("The round is scored."),
-        "rejoin": _("Welcome back."),
-    }
 
     action_models = actions.ACTION_MODELS
     action_adapter = actions.ACTION
-    api_view = api.ThinkAlikeView
-    api_create_options = api.ThinkAlikeCreateIn
-
-    def options_form(self, data=None, *, lang, initial=None):
-        from .forms import ThinkAlikeOptionsForm
-
-        return ThinkAlikeOptionsForm(data, lang=lang, initial=initial)
-
-    def options_from_form(self, form) -> dict:
-        return form.options()
 
     def clean_options(self, options, *, max_seats):
         from .services.game import think_alike_options_clean
@@ -158,25 +120,6 @@ class ThinkAlikeKind(GameKind):
     def round_scored(self, state) -> bool:
         return bool(state.history)  # every scored round, and only those
 
-    def view(self, *, game, seats, viewer):
-        from .selectors import think_alike_view
-
-        return think_alike_view(game=game, seats=seats, viewer=viewer)
-
-    def score_track(self, view) -> int | None:
-        # A track to the target when the game stops at a score; other stops have no end on it.
-        stop = view.get("stop") or {}
-        return stop.get("target") if stop.get("stop") == "points" else None
-
-    def revealed_rounds(self, before, after) -> list[int]:
-        done = len(before.history) if before is not None else 0
-        return [played.number for played in after.history[done:]]
-
-    def replay(self, *, game, seats):
-        from .replay import think_alike_replay
-
-        return think_alike_replay(game=game, seats=seats)
-
     def add_api_routes(self, router) -> None:
         api.add_routes(router)
 
@@ -192,16 +135,6 @@ class ThinkAlikeKind(GameKind):
         for name, loaded in content_load_builtin().items():
             filled = f", {loaded.updated} given the languages they lacked" if loaded.updated else ""
             yield f"think alike {name}: {loaded.created} added, {loaded.unchanged} already there{filled}"
-
-    def showcase(self, *, lang: str) -> dict:
-        from .showcase import showcase
-
-        return showcase(lang=lang)
-
-    def rules_context(self, *, lang: str) -> dict:
-        from .rules_example import rules_context
-
-        return rules_context(lang=lang)
 
 
 KIND = ThinkAlikeKind()

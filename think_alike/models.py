@@ -9,6 +9,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.models import RoundScoreBase
+
 TEXT_MAX_LENGTH = 120
 MAX_ANSWERS = 10  # the engine's MAX_ANSWERS_PER_TASK; a test keeps the two agreeing
 
@@ -288,7 +290,7 @@ class ThinkAlikeRuling(models.Model):
         return f"{self.round} {self.kind}"
 
 
-class ThinkAlikeRoundScore(models.Model):
+class ThinkAlikeRoundScore(RoundScoreBase):
     """A seat's points in a scored round (duel bonus included, 0 too) and its score after it."""
 
     round = models.ForeignKey(ThinkAlikeRound, on_delete=models.CASCADE, related_name="scores", verbose_name=_("round"))
@@ -296,17 +298,7 @@ class ThinkAlikeRoundScore(models.Model):
         "games.Seat", on_delete=models.CASCADE, related_name="think_alike_scores", verbose_name=_("seat")
     )
     answered = models.BooleanField(_("answered"), help_text=_("False: no answer in time."))
-    points = models.PositiveSmallIntegerField(_("points"))
-    score_after = models.PositiveIntegerField(_("score after the round"))
 
-    class Meta:
-        ordering = ["round", "seat"]
+    class Meta(RoundScoreBase.Meta):
         verbose_name = _("Think Alike round score")
         verbose_name_plural = _("Think Alike round scores")
-        constraints = [
-            models.UniqueConstraint(fields=["round", "seat"], name="think_alike_score_once_per_seat"),
-            models.CheckConstraint(condition=Q(points__lte=models.F("score_after")), name="think_alike_score_within"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.round} seat {self.seat_id}: {self.points}"

@@ -3,7 +3,7 @@
 from django.db.models import Count, Q
 
 from games.models import Game, Seat
-from games.selectors.common import replay_players, replay_standings
+from games.selectors.common import replay_link, replay_player_of, replay_players, replay_standings
 from think_alike.models import ThinkAlikeAnswer, ThinkAlikeRound, ThinkAlikeRoundScore
 
 
@@ -15,10 +15,7 @@ def think_alike_replay(*, game: Game, seats: list[Seat]) -> dict:
     the game's own state.
     """
     players = replay_players(seats)
-    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
-
-    def player(position):
-        return players.get(position, unknown)
+    player = replay_player_of(players)
 
     fields = {f["id"]: f["text"] for f in (game.state or {}).get("fields", [])}
     rounds = (
@@ -103,6 +100,5 @@ def think_alike_replay(*, game: Game, seats: list[Seat]) -> dict:
                 "standings": replay_standings(standing, player),
             }
         )
-    for before, after in zip(replay, replay[1:]):
-        before["next"], after["previous"] = after["number"], before["number"]
+    replay_link(replay)
     return {"game": game, "players": list(players.values()), "rounds": replay}

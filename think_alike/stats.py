@@ -6,7 +6,6 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Seat
 from stats.kinds import (
     RATING_BOARD,
     SEATS,
@@ -17,7 +16,9 @@ from stats.kinds import (
     Totals,
     figure,
     rate_board,
+    round_contributions,
     seat_contributions,
+    seat_positions,
 )
 from think_alike.models import ThinkAlikeAnswer, ThinkAlikeRound, ThinkAlikeRoundScore
 
@@ -73,7 +74,7 @@ def think_alike_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
     answers, scores. Seat ids become positions here, not in joins, and a rebuild
     reads every row of these tables: the loops stay plain.
     """
-    position = dict(Seat.objects.filter(game_id__in=game_ids).order_by().values_list("pk", "position"))
+    position = seat_positions(game_ids)
     rounds: dict[int, dict] = {}
     by_game: dict[int, list[dict]] = {game_id: [] for game_id in game_ids}
     for round_id, game_id, turn, opponent, winner in (
@@ -109,14 +110,6 @@ def think_alike_rounds_read(game_ids: list[int]) -> dict[int, list[dict]]:
     for round_ in rounds.values():
         round_["groups"] = list(round_["groups"].values())
     return by_game
-
-
-def think_alike_contributions(game_ids: list[int]) -> dict[int, dict[int, Contribution]]:
-    """Contributions of each seat of these games, from their round rows (four queries)."""
-    return {
-        game_id: think_alike_game_contributions(rounds) if rounds else {}
-        for game_id, rounds in think_alike_rounds_read(game_ids).items()
-    }
 
 
 def think_alike_figures(totals: Totals) -> list[Figure]:
@@ -159,6 +152,10 @@ THINK_ALIKE_BOARD = rate_board(
     % {"answers": THINK_ALIKE_MIN_ANSWERS},
     sample_label=_("Answers"),
 )
+
+
+# Contributions of each seat of these games, from their round rows (four queries).
+think_alike_contributions = round_contributions(think_alike_rounds_read, think_alike_game_contributions)
 
 
 THINK_ALIKE_STATS = KindStats(

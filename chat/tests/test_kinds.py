@@ -6,15 +6,15 @@ import pytest
 
 from chat.services import chat_closed_reason
 from games import kinds
-from games.kinds import GameKind
+from games.kinds import KindPresentation
 from games.tests.play import play_step
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_kind_keeps_its_table_talking_by_default():
-    assert GameKind().chat_closed(object()) is None
-    assert kinds.get("think_alike").chat_closed(object()) is None
+    assert KindPresentation().chat_closed(object()) is None
+    assert kinds.get("think_alike").presentation.chat_closed(object()) is None
 
 
 def test_storyteller_closes_it_in_the_vote_only(table):

@@ -40,14 +40,14 @@ GAME = "/games/{id:game_id}"
 # Built from the kinds registered (the URLconf, and so this module, loads after every app is ready).
 KINDS = kinds.every()
 KindSlug = Literal[tuple(kind.slug for kind in KINDS)]  # type: ignore[valid-type]
-AnyGameView = Annotated[reduce(or_, [kind.api_view for kind in KINDS]), Field(discriminator="kind")]
+AnyGameView = Annotated[reduce(or_, [kind.presentation.api_view for kind in KINDS]), Field(discriminator="kind")]
 
 
 def _phases() -> tuple[str, ...]:
     """Every phase of every kind, as their views' ``phase`` literals name them, and a list's ``finished``."""
     phases: dict[str, None] = {}
     for kind in KINDS:
-        for option in typing.get_args(kind.api_view.model_fields["phase"].annotation):
+        for option in typing.get_args(kind.presentation.api_view.model_fields["phase"].annotation):
             phases.update(dict.fromkeys(typing.get_args(option)))
     return (*phases, "finished")
 
@@ -89,8 +89,8 @@ def _create_fields() -> dict:
         ),
     }
     for kind in KINDS:
-        if kind.api_create_options is not None:
-            for name, info in kind.api_create_options.model_fields.items():
+        if kind.presentation.api_create_options is not None:
+            for name, info in kind.presentation.api_create_options.model_fields.items():
                 fields.setdefault(name, (info.annotation, info))
     return fields
 
@@ -159,7 +159,8 @@ def games_create(request, payload: GameCreateIn = Body(default_factory=GameCreat
     `invite_code`.
     """
     kind = kind_get(payload.kind)
-    own = set(kind.api_create_options.model_fields) if kind.api_create_options is not None else set()
+    create_options = kind.presentation.api_create_options
+    own = set(create_options.model_fields) if create_options is not None else set()
     options = {key: value for key, value in payload.model_dump(include=own).items() if value is not None}
     game = game_create(
         creator=request.user,

@@ -217,7 +217,7 @@ class You(Answer):
 
 
 class GameViewBase(Answer):
-    """What every kind's view of a game holds; a kind's view adds its own (``GameKind.api_view``)."""
+    """What every kind's view of a game holds; a kind's view adds its own (``KindPresentation.api_view``)."""
 
     id: int
     kind: str

@@ -1,5 +1,6 @@
 """What every kind of game's view holds: the game, its players, the viewer's seat."""
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.utils import timezone
@@ -128,6 +129,24 @@ def replay_players(seats: list[Seat]) -> dict[int, dict]:
         }
         for seat in seats
     }
+
+
+def replay_player_of(players: dict[int, dict]) -> Callable[[int | None], dict]:
+    """``player(position)`` for a replay: that seat's entry in ``players`` (``replay_players``), or a player
+    nobody knows (a position no seat has)."""
+    unknown = {"seat": None, "username": "", "name": "?", "colour": "white"}
+
+    def player(position: int | None) -> dict:
+        return players.get(position, unknown) if position is not None else unknown
+
+    return player
+
+
+def replay_link(rounds: list[dict]) -> list[dict]:
+    """A replay's rounds, each given the ``previous`` and ``next`` round's ``number`` where there is one."""
+    for before, after in zip(rounds, rounds[1:]):
+        before["next"], after["previous"] = after["number"], before["number"]
+    return rounds
 
 
 def replay_standings(round_: dict, player) -> list[dict]:

@@ -205,7 +205,7 @@ _SEAT_USER = Seat._meta.get_field("user")
 
 def game_view(*, game: Game, seats: list[Seat], user) -> dict:
     """The whole game as this viewer may see it; the pages and the API render this."""
-    view = game.game_kind.view(game=game, seats=seats, viewer=user)
+    view = game.game_kind.presentation.view(game=game, seats=seats, viewer=user)
     if game.abandoned:  # ended before any round was scored: nobody won it (``GameKind.round_scored``)
         view["winners"] = []
     view["rematch"] = game.rematch_id if game.status == Game.Status.FINISHED else None

@@ -18,7 +18,7 @@ def _showcases(context) -> dict[str, dict]:
     memo = context.render_context.get(_MEMO)
     if memo is None:
         lang = get_language() or "en"
-        memo = {kind.slug: {"kind": kind, **kind.showcase(lang=lang)} for kind in kinds.every()}
+        memo = {kind.slug: {"kind": kind, **kind.presentation.showcase(lang=lang)} for kind in kinds.every()}
         context.render_context[_MEMO] = memo
     return memo
 

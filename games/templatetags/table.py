@@ -15,7 +15,7 @@ def track_of(game, view):
     """The game's score track (``games.track.Track``), or None: its kind draws none, or it has not begun."""
     if game.status == "open":
         return None
-    length = game.game_kind.score_track(view)
+    length = game.game_kind.presentation.score_track(view)
     if not length:
         return None
     return score_track(view["players"], length)

@@ -240,16 +240,19 @@ def test_random_play_to_the_end(kind, seed, content):
     assert game.seats.filter(is_winner=True).exists() or game.seats.filter(has_resigned=False).count() < 2
 
 
-class LeakyKind(type(ODD)):
+class LeakyPresentation(type(ODD.presentation)):
     """Odd one out as a careless kind would show it: every pick to everyone, at once."""
-
-    slug = "leaky_odd"
 
     def view(self, *, game, seats, viewer):
         view = super().view(game=game, seats=seats, viewer=viewer)
         if game.state is not None:
-            view["all_picks"] = list(self.engine.from_dict(game.state).picks.values())
+            view["all_picks"] = list(ODD.engine.from_dict(game.state).picks.values())
         return view
+
+
+class LeakyKind(type(ODD)):
+    slug = "leaky_odd"
+    presentation = LeakyPresentation()
 
     def sample_action(self, state, *, seat, rng):
         action = super().sample_action(state, seat=seat, rng=rng)

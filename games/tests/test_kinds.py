@@ -10,22 +10,37 @@ from django.utils.translation import gettext_lazy as _
 
 import games
 from games import kinds
-from games.kinds import GameKind, KindTemplates
+from games.kinds import GameKind, KindPresentation, KindTemplates
 from games.models import Game
 from games.tests.factories import UserFactory
 from games.tests.odd_one_out.kind import KIND as ODD
 
 ROOT = Path(games.__file__).resolve().parent.parent
 
-GOOD_TEMPLATES = ODD.templates
-# Everything the test-only kind says of itself: a complete kind to take pieces out of.
+GOOD_TEMPLATES = ODD.presentation.templates
+# Everything the test-only kind says of itself, its rules and its presentation: a complete kind to take pieces out of.
 COMPLETE = {name: value for name, value in vars(type(ODD)).items() if not name.startswith("__")}
+COMPLETE_PRESENTATION = {
+    name: value for name, value in vars(type(ODD.presentation)).items() if not name.startswith("__")
+}
 
 
 def make_kind(slug="broken_kind", without=(), **attributes) -> GameKind:
-    """A kind of game made for one test: complete, but for what ``without`` names and ``attributes`` change."""
-    body = COMPLETE | {"slug": slug, "label": _("Broken")} | attributes
-    return type("TestKind", (GameKind,), {name: value for name, value in body.items() if name not in without})()
+    """A kind of game made for one test: complete, but for what ``without`` names and ``attributes`` change, in
+    whichever half has them (its rules or its presentation)."""
+
+    def shown(name):
+        return name in COMPLETE_PRESENTATION or hasattr(KindPresentation, name)
+
+    changes = {"slug": slug, "label": _("Broken")} | attributes
+    rules = COMPLETE | {name: value for name, value in changes.items() if not shown(name)}
+    presentation = COMPLETE_PRESENTATION | {name: value for name, value in changes.items() if shown(name)}
+    rules["presentation"] = type("TestPresentation", (KindPresentation,), _without(presentation, without))()
+    return type("TestKind", (GameKind,), _without(rules, without))()
+
+
+def _without(body: dict, names) -> dict:
+    return {name: value for name, value in body.items() if name not in names}
 
 
 @pytest.fixture
@@ -76,17 +91,40 @@ def test_an_optional_template_left_empty_is_not_reported(registered):
     assert errors_about(kind) == []
 
 
-@pytest.mark.parametrize("hook", ["new_state", "view", "options_form"])
+@pytest.mark.parametrize("hook", ["new_state", "action_to_engine", "view", "options_form"])
 def test_a_kind_missing_a_hook_is_reported(registered, hook):
-    kind = registered(make_kind(without=[hook]))  # GameKind's, which only raises
+    kind = registered(make_kind(without=[hook]))  # GameKind's or KindPresentation's, which only raise
     [error] = errors_about(kind)
     assert error.id == "games.E004" and hook in error.msg
+    assert ("its presentation" in error.msg) == (hook in ("view", "options_form"))
 
 
-@pytest.mark.parametrize("attribute", ["engine", "templates", "label"])
+@pytest.mark.parametrize("attribute", ["engine", "templates", "label", "presentation"])
 def test_a_kind_missing_an_attribute_is_reported(registered, attribute):
     kind = registered(make_kind(without=[attribute]))
     assert "games.E002" in {error.id for error in errors_about(kind)}
+
+
+def test_a_presentation_that_is_not_one_is_reported(registered):
+    kind = registered(make_kind())
+    kind.presentation = object()  # the rules' hooks where the presentation's should be
+    [error] = errors_about(kind)
+    assert error.id == "games.E002" and "presentation" in error.msg
+
+
+@pytest.mark.parametrize("attribute", ["action_adapter", "api_view"])
+def test_a_kind_that_does_not_say_its_actions_or_its_api_view_is_reported(registered, attribute):
+    kind = registered(make_kind(**{attribute: None}))
+    [error] = errors_about(kind)
+    assert error.id == "games.E006" and (attribute == "api_view") == ("api_view" in error.msg)
+
+
+def test_the_rules_and_the_presentation_of_a_kind_are_apart():
+    """What people see is the presentation's alone: the rules hold none of its hooks, and the reverse."""
+    rules, shown = ({*dir(half), *half.__annotations__} for half in (GameKind, KindPresentation))
+    assert {"view", "templates", "api_view", "options_form", "replay", "showcase", "timeout_texts"}.isdisjoint(rules)
+    assert {"apply", "engine", "new_state", "clean_options", "record", "rule_messages"}.isdisjoint(shown)
+    assert {name for name in rules & shown if not name.startswith("__")} == set()
 
 
 def test_a_kind_with_more_seats_at_least_than_at_most_is_reported(registered):

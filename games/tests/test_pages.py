@@ -172,7 +172,7 @@ def test_what_every_viewer_sees_alike_is_drawn_once_a_version():
     while not view_for(game, users[0]).get("last_round"):
         play_step(game, users, rng)
     game.refresh_from_db()
-    templates = game.game_kind.templates
+    templates = game.game_kind.presentation.templates
     drawn = []
 
     def note(sender, template, **kwargs):

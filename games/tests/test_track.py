@@ -60,12 +60,17 @@ def test_a_very_long_track_is_cut_to_a_hundred():
     assert track.tokens[0].cell == MAX_LENGTH
 
 
-class FakeKind:
+class FakePresentation:
     def __init__(self, length):
         self.length = length
 
     def score_track(self, view):
         return self.length
+
+
+class FakeKind:
+    def __init__(self, length):
+        self.presentation = FakePresentation(length)
 
 
 class FakeGame:
@@ -106,9 +111,9 @@ def test_no_track_where_the_kind_draws_none_or_before_the_start():
 def test_each_kind_says_how_long_its_track_is():
     from games import kinds
 
-    storyteller, think_alike = kinds.get("storyteller"), kinds.get("think_alike")
+    storyteller, think_alike = kinds.get("storyteller").presentation, kinds.get("think_alike").presentation
     assert storyteller.score_track({"options": {}}) == 30  # the box's track
     assert storyteller.score_track({"options": {"target_score": 20}}) == 20  # the house rule's end
     assert think_alike.score_track({"stop": {"stop": "points", "target": 18}}) == 18
     assert think_alike.score_track({"stop": {"stop": "tasks", "target": None, "count": 10}}) is None
-    assert kinds.GameKind().score_track({}) is None  # a kind that says nothing draws no track
+    assert kinds.KindPresentation().score_track({}) is None  # a kind that says nothing draws no track

@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.models import RoundScoreBase
+
 
 class StorytellerRound(models.Model):
     """One revealed round of Storyteller, or a turn the storyteller lost (``skipped``).
@@ -98,7 +100,7 @@ class StorytellerVote(models.Model):
         return f"{self.round} vote of seat {self.voter_id}"
 
 
-class StorytellerRoundScore(models.Model):
+class StorytellerRoundScore(RoundScoreBase):
     """A seat's points in a round (0 included) and its score after it."""
 
     round = models.ForeignKey(
@@ -107,17 +109,7 @@ class StorytellerRoundScore(models.Model):
     seat = models.ForeignKey(
         "games.Seat", on_delete=models.CASCADE, related_name="storyteller_scores", verbose_name=_("seat")
     )
-    points = models.PositiveSmallIntegerField(_("points"))
-    score_after = models.PositiveIntegerField(_("score after the round"))
 
-    class Meta:
-        ordering = ["round", "seat"]
+    class Meta(RoundScoreBase.Meta):
         verbose_name = _("Storyteller round score")
         verbose_name_plural = _("Storyteller round scores")
-        constraints = [
-            models.UniqueConstraint(fields=["round", "seat"], name="storyteller_score_once_per_seat"),
-            models.CheckConstraint(condition=Q(points__lte=models.F("score_after")), name="storyteller_score_within"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.round} seat {self.seat_id}: {self.points}"
