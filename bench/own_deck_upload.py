@@ -66,7 +66,7 @@ def player_with_deck():
     """A new player's API token (its secret) and a deck of theirs, on the bench's database (migrated)."""
     from accounts.services import token_create
     from games.tests.factories import UserFactory
-    from storyteller.services.own_decks import deck_create
+    from storyteller.decks.services.own_decks import deck_create
 
     user = UserFactory()
     _token, secret = token_create(user=user, name="bench")

@@ -177,8 +177,8 @@ class ThinkAlikeKind(GameKind):
 
         return think_alike_replay(game=game, seats=seats)
 
-    def add_api_routes(self, router) -> None:
-        api.add_routes(router)
+    def api_routers(self) -> list:
+        return [api.router]
 
     @property
     def stats(self):
