@@ -57,7 +57,7 @@ from think_alike.engine import rules as ta  # noqa: E402
 SEATS = 4
 LANGS = storyteller_bots.LANGS
 LEVELS = storyteller_bots.LEVELS
-DECK = json.loads((ROOT / "storyteller" / "decks" / "dream.json").read_text(encoding="utf-8"))
+DECK = json.loads((ROOT / "storyteller" / "decks" / "builtin" / "dream.json").read_text(encoding="utf-8"))
 
 
 TAGS = {tag for card in DECK["cards"] for tag in card.get("tags", [])}

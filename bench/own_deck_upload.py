@@ -6,7 +6,7 @@ are sent one after another to ``POST /api/v1/decks/{id}/cards`` with an API toke
 Django's test client: the multipart body read, the picture checked, decoded, turned, cropped, re-encoded
 as a 480 x 720 WebP, stored and its row written. The report gives the total, the median and the slowest
 photo, and the CPU time per photo: this process's and its children's (each picture is decoded in a
-process of its own: ``storyteller/services/picture_decoding.py``).
+process of its own: ``storyteller/decks/services/picture_decoding.py``).
 
 SQLite file in a temporary folder by default; with a PostgreSQL DATABASE_URL, a database named after it
 with ``_bench`` (dropped at the end). From the repository root:
@@ -66,7 +66,7 @@ def player_with_deck():
     """A new player's API token (its secret) and a deck of theirs, on the bench's database (migrated)."""
     from accounts.services import token_create
     from games.tests.factories import UserFactory
-    from storyteller.services.own_decks import deck_create
+    from storyteller.decks.services.own_decks import deck_create
 
     user = UserFactory()
     _token, secret = token_create(user=user, name="bench")

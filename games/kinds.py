@@ -295,8 +295,10 @@ class GameKind:
 
     # --- the API ------------------------------------------------------------------------
 
-    def add_api_routes(self, router) -> None:
-        """Endpoints of the kind's own beside the games' (a ninja ``Router``)."""
+    def api_routers(self) -> list:
+        """The kind's own endpoints beside the games': module-level ninja ``Router``s, which the API mounts at its
+        root after the games' router, in this order (``games.api.api``)."""
+        return []
 
     # --- its pages ------------------------------------------------------------------------
 

@@ -15,19 +15,8 @@ from django.utils.translation import ngettext
 
 from games.admin import GameListFilter, ReadOnlyInline, RoundScoreInline, seat_label
 
-from .models import (
-    Card,
-    CardReport,
-    ClueMedia,
-    Deck,
-    StorytellerRound,
-    StorytellerRoundScore,
-    StorytellerTableCard,
-    StorytellerVote,
-)
-from .models.cards import ALT_TEXT_MAX_LENGTH, alt_languages
-from .selectors import card_picture_url
-from .services.cards import (
+from .decks.selectors import card_picture_url
+from .decks.services.cards import (
     MAX_IMAGE_BYTES,
     MAX_ZIP_BYTES,
     MB,
@@ -42,7 +31,18 @@ from .services.cards import (
     decks_set_active,
     tags_clean,
 )
-from .services.reports import card_remove, cards_keep
+from .decks.services.reports import card_remove, cards_keep
+from .models import (
+    Card,
+    CardReport,
+    ClueMedia,
+    Deck,
+    StorytellerRound,
+    StorytellerRoundScore,
+    StorytellerTableCard,
+    StorytellerVote,
+)
+from .models.cards import ALT_TEXT_MAX_LENGTH, alt_languages
 
 # --- decks ---------------------------------------------------------------------------
 
@@ -473,7 +473,7 @@ class OpenReportFilter(admin.SimpleListFilter):
 
 @admin.register(CardReport)
 class CardReportAdmin(admin.ModelAdmin):
-    """Players' reports of cards, with the picture (staff see every card's: ``selectors.staff_may_see_cards``),
+    """Players' reports of cards, with the picture (staff see every card's: ``decks.selectors.staff_may_see_cards``),
     the reason and the card's state; "Keep" shows a card again, "Remove" deletes it (issue 33)."""
 
     list_display = (

@@ -1,14 +1,19 @@
-"""Storyteller in the API: its create options and its view, key for key what ``selectors.storyteller_view`` gives.
-
-Its actions are ``storyteller.actions``.
+"""Storyteller in the API: its create options and its view, key for key what ``selectors.storyteller_view`` gives;
+its own endpoints (``router``: a drawn or sung clue's upload, a card's report). Its actions are
+``storyteller.actions``; its decks' endpoints are ``storyteller.decks.api``.
 """
 
 from typing import Annotated, Literal
 
 from django.utils.translation import gettext_lazy as _
+from ninja import Body, File, Router, Status
+from ninja.files import UploadedFile
 from pydantic import Field
 
+from games.api.errors import errors
+from games.api.limits import rate_hit
 from games.api.schemas import Answer, GameViewBase, Request, Within, You
+from storyteller.decks.services.reports import card_report
 from storyteller.engine import rules as engine
 from storyteller.services.game import (
     CLUE_MODES,
@@ -18,6 +23,9 @@ from storyteller.services.game import (
     TARGET_SCORE_MAX,
     TARGET_SCORE_MIN,
 )
+from storyteller.services.media import clue_media_read, clue_media_upload
+
+router = Router(tags=["storyteller"])  # mounted at the API's root by the kind (``StorytellerKind.api_routers``)
 
 ClueMode = Literal[CLUE_MODES]  # type: ignore[valid-type]
 GameLang = Literal[LANGS]  # type: ignore[valid-type]
@@ -234,3 +242,41 @@ class StorytellerView(GameViewBase):
     )
     you: StorytellerYou
     last_round: LastRound | None
+
+
+@router.post(
+    "/games/{id:game_id}/clue-media",
+    summary="Upload a drawn or sung clue",
+    response={201: ClueMediaOut, **errors(400, 401, 403, 404, 409, 429)},
+)
+def clue_media_create(request, game_id: int, file: UploadedFile = File(...)):
+    """Storyteller, where the game's `rules.clue_modes` allow: a drawing (a still PNG or WebP, at most 512 KB,
+    4096 pixels a side and 2048 x 2048 in full colour once decoded) or a sound (Opus in Ogg, WebM or a
+    fragmented MP4, or AAC in MP4; at most 1 MB and 20 seconds counted from its packets) for the clue you
+    are to give now, as the multipart form field `file`. The type is read from the bytes; anything else,
+    an animation included, is 400 `bad_media`, a mode the game does not allow 400 `mode_not_allowed`.
+    Each seat may try 40 uploads a game, refused ones included (then 409 `too_many_media`). Then give the
+    clue with `"media": <id>`."""
+    rate_hit("actions", request)
+    media = clue_media_upload(game_id=game_id, user=request.user, data=clue_media_read(file))
+    return Status(201, {"id": media.pk})
+
+
+@router.post(
+    "/games/{id:game_id}/cards/{id:card_id}/report",
+    summary="Report a card",
+    response={201: CardReportOut, **errors(400, 401, 403, 404, 409, 429)},
+)
+def card_report_create(request, game_id: int, card_id: int, payload: CardReportIn = Body(...)):
+    """Players of the game: report a card you have seen in it (in your hand, handed in, on the table of the
+    vote, or in a revealed round), with an optional reason. Once per player and card: a second report is 409
+    `already_reported`. A card you have not seen in this game, or one removed, is 404 `not_found`; not a
+    player, 403 `not_a_player`; more than 20 reports in 24 hours (`FABULA_CARD_REPORTS_PER_DAY`), 409
+    `too_many_reports`. Every report goes to the admins, who keep or remove the card. A card of the site's
+    decks stays in play until they decide. A card of a player's own deck is hidden at once (`"hidden":
+    true`: games show a placeholder, and it leaves hands and draw piles of the games in progress) when
+    FABULA_CARD_REPORTS_TO_HIDE (2) reports of it are open from accounts at least a week old that have
+    finished 3 games with at least two other people (docs/security.md, "Card reports")."""
+    rate_hit("actions", request)
+    _report, hidden = card_report(game_id=game_id, card_id=card_id, user=request.user, reason=payload.reason)
+    return Status(201, {"card": str(card_id), "hidden": hidden})

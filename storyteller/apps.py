@@ -11,8 +11,8 @@ class StorytellerConfig(AppConfig):
         from games import kinds
 
         from . import personal_data  # noqa: F401  (a person's uploads in their data export; gone with the account)
+        from .decks.services.withdraw import cards_withdrawn_receiver
         from .kind import KIND
-        from .services.withdraw import cards_withdrawn_receiver
         from .signals import cards_withdrawn
 
         kinds.register(KIND)

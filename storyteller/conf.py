@@ -17,7 +17,7 @@ def settings(env) -> dict:
         "FABULA_CARD_FACES_ENTRIES": env.int("FABULA_CARD_FACES_ENTRIES", default=20000),
         "FABULA_CARD_FACES_TTL_SECONDS": env.float("FABULA_CARD_FACES_TTL_SECONDS", default=120.0),
         "FABULA_DECK_LABELS_ENTRIES": env.int("FABULA_DECK_LABELS_ENTRIES", default=2048),
-        # Card reports (storyteller.services.reports, docs "Card reports"): every report goes to the admins; a
+        # Card reports (storyteller.decks.services.reports, docs "Card reports"): every report goes to the admins; a
         # card of the site's decks is never hidden by reports. A player's own card is hidden until an admin
         # decides once this many reports are open from accounts at least TRUST_DAYS old that have finished
         # TRUST_GAMES games with at least two other people; an account reports at most PER_DAY cards a day.
@@ -25,11 +25,11 @@ def settings(env) -> dict:
         "FABULA_CARD_REPORT_TRUST_DAYS": env.int("FABULA_CARD_REPORT_TRUST_DAYS", default=7),
         "FABULA_CARD_REPORT_TRUST_GAMES": env.int("FABULA_CARD_REPORT_TRUST_GAMES", default=3),
         "FABULA_CARD_REPORTS_PER_DAY": env.int("FABULA_CARD_REPORTS_PER_DAY", default=20),
-        # A player's own decks (storyteller.services.own_decks): at most this many cards, and bytes of pictures
+        # A player's own decks (storyteller.decks.services.own_decks): at most this many cards, and bytes of pictures
         # as stored (re-encoded at card size), over all their decks; beyond either, an upload is 409 "quota".
         "FABULA_OWN_CARDS_MAX": env.int("FABULA_OWN_CARDS_MAX", default=300),
         "FABULA_OWN_CARDS_MAX_BYTES": env.int("FABULA_OWN_CARDS_MAX_BYTES", default=100 * MB),
-        # Uploaded pictures are decoded in short-lived processes (storyteller.services.picture_decoding): at most
+        # Uploaded pictures are decoded in short-lived processes (storyteller.decks.services.picture_decoding): at most
         # this many at once per web process, their memory estimated from the header within this budget together
         # (a picture whose estimate alone is over it is refused, 400 "bad_media"); others wait this long for
         # room, then 503 "busy"; a decoding that takes longer than FABULA_PICTURE_DECODE_SECONDS is stopped.
@@ -43,10 +43,10 @@ def settings(env) -> dict:
             # A drawn or sung clue: a sound of at most 1 MB (storyteller.services.media).
             "storyteller:clue_media_create": MB + 64 * 1024,
             "api-v1:clue_media_create": MB + 64 * 1024,
-            # A player's own card: a picture of at most 10 MB (storyteller.services.own_decks), its alt text, the form.
+            # A player's own card: a picture of at most 10 MB (storyteller.decks.services.own_decks), words, the form.
             "api-v1:deck_card_create": 10 * MB + 512 * 1024,
             "decks:card_upload": 10 * MB + 512 * 1024,
-            # The admin's: a deck's zip of at most 50 MB, a card's picture of 10 MB (storyteller.services.cards).
+            # The admin's: a deck's zip of at most 50 MB, a card's picture of 10 MB (storyteller.decks.services.cards).
             "admin:storyteller_deck_import": 51 * MB,
             "admin:storyteller_card_add": 11 * MB,
             "admin:storyteller_card_change": 11 * MB,

@@ -123,28 +123,29 @@ class StorytellerKind(GameKind):
 
         return STORYTELLER_STATS
 
-    def add_api_routes(self, router) -> None:
-        from .views import add_api_routes
+    def api_routers(self) -> list:
+        from .api import router
+        from .decks.api import router as decks_router
 
-        add_api_routes(router)
+        return [router, decks_router]
 
     def url_patterns(self) -> list:
         from django.conf import settings
         from django.urls import include, path
 
-        from . import views
+        from .decks import views as decks
 
         return [
             path("games/", include("storyteller.urls")),  # games/<id>/clue-media/..., games/<id>/cards/report/
-            path("decks/", include("storyteller.deck_urls")),  # a player's own decks
+            path("decks/", include("storyteller.decks.urls")),  # a player's own decks
             # Nothing under MEDIA_ROOT is served by its path. The site's card pictures keep their address (a
             # card's ``image.url``), answered only for a card's own file; drawn and sung clues come through
             # their view (``storyteller:clue_media_file``), to those who may see them.
-            path(f"{settings.MEDIA_URL.strip('/')}/cards/<path:name>", views.card_picture_file, name="card_picture"),
+            path(f"{settings.MEDIA_URL.strip('/')}/cards/<path:name>", decks.card_picture_file, name="card_picture"),
         ]
 
     def load_content(self):
-        from .services.decks import decks_load_builtin
+        from .decks.services.builtin import decks_load_builtin
 
         for deck, added in decks_load_builtin():
             yield f"deck {deck.slug}: {deck.cards.count()} cards ({added} added)"

@@ -15,9 +15,9 @@ from django.dispatch import receiver
 
 from accounts.signals import account_deleting, personal_data
 
+from .decks.services.own_decks import own_decks_delete
 from .models import Card, ClueMedia, Deck
 from .services.media import clue_media_delete
-from .services.own_decks import own_decks_delete
 
 
 @receiver(personal_data, dispatch_uid="storyteller.personal_data")

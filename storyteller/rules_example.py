@@ -42,8 +42,8 @@ def rules_cards() -> list[dict]:
 
 
 def _cards_read() -> list[dict]:
+    from storyteller.decks.services.cards import deck_for_new_game
     from storyteller.models import Card
-    from storyteller.services.cards import deck_for_new_game
 
     try:
         deck = deck_for_new_game(deck=None, seats=engine.MIN_SEATS)

@@ -25,8 +25,8 @@ def showcase_card_ids() -> list[int]:
 
 
 def _card_ids_read() -> list[int]:
+    from storyteller.decks.services.cards import deck_for_new_game
     from storyteller.models import Card
-    from storyteller.services.cards import deck_for_new_game
 
     try:
         deck = deck_for_new_game(deck=None, seats=engine.MIN_SEATS)

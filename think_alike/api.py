@@ -274,18 +274,17 @@ class ThinkAlikeView(GameViewBase):
     last_round: ScoredRound | None
 
 
-def add_routes(router: Router) -> None:
-    """Think Alike's own endpoints, beside the games'."""
+router = Router(tags=["think alike"])  # its own endpoints, mounted by the kind (``ThinkAlikeKind.api_routers``)
 
-    @router.get(
-        "/think-alike/fields",
-        summary="Think Alike's board fields",
-        response={200: FieldList, **errors(400, 401, 429)},
-        tags=["think alike"],
-    )
-    def think_alike_fields_list(request, lang: Lang | None = Query(None)):
-        """The board fields in play, for choosing a `course` when you create a game of Think Alike; their texts in
-        `lang`, by default the request's language where it is a content language, else English."""
-        from .selectors import think_alike_fields
 
-        return {"fields": think_alike_fields(lang=lang or content_lang(translation.get_language()))}
+@router.get(
+    "/think-alike/fields",
+    summary="Think Alike's board fields",
+    response={200: FieldList, **errors(400, 401, 429)},
+)
+def think_alike_fields_list(request, lang: Lang | None = Query(None)):
+    """The board fields in play, for choosing a `course` when you create a game of Think Alike; their texts in
+    `lang`, by default the request's language where it is a content language, else English."""
+    from .selectors import think_alike_fields
+
+    return {"fields": think_alike_fields(lang=lang or content_lang(translation.get_language()))}

@@ -120,8 +120,8 @@ class ThinkAlikeKind(GameKind):
     def round_scored(self, state) -> bool:
         return bool(state.history)  # every scored round, and only those
 
-    def add_api_routes(self, router) -> None:
-        api.add_routes(router)
+    def api_routers(self) -> list:
+        return [api.router]
 
     @property
     def stats(self):

@@ -83,7 +83,9 @@ def test_think_alike_one_person_and_two_bots(make_player, django_capture_on_comm
 
 # --- in the game's language, and without words ----------------------------------------------------
 
-DREAM = json.loads((Path(storyteller_bots.__file__).parent / "decks" / "dream.json").read_text(encoding="utf-8"))
+DREAM = json.loads(
+    (Path(storyteller_bots.__file__).parent / "decks" / "builtin" / "dream.json").read_text(encoding="utf-8")
+)
 
 
 def _play_with_media(client, user, game_id, capture, rng, modes, max_steps=400) -> dict:

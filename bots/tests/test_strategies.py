@@ -17,7 +17,7 @@ from think_alike.engine import rules as ta
 from think_alike.models import TaskCard, ThinkAlikeAnswer, ThinkAlikeRound
 from think_alike.tests.content import builtin_content, think_alike_game
 
-DREAM = json.loads((Path(storyteller_bots.__file__).parent / "decks" / "dream.json").read_text())
+DREAM = json.loads((Path(storyteller_bots.__file__).parent / "decks" / "builtin" / "dream.json").read_text())
 LANGS = storyteller_bots.LANGS
 
 

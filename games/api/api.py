@@ -24,6 +24,7 @@ from ninja.security import HttpBearer
 from pydantic.json_schema import models_json_schema
 
 from accounts.services import token_authenticate
+from games import kinds
 from games.busy import busy_response, database_busy
 from games.models import Game
 from games.selectors.games import game_visible_to
@@ -147,7 +148,6 @@ def _unwrapped(schema: dict) -> dict:
 
 def _action_schemas(schemas: dict) -> dict:
     """Every kind's action models as components, and the body that takes any of them (by ``type``)."""
-    from games import kinds
     from games.actions import action_type
 
     models: dict[str, type] = {}
@@ -354,5 +354,8 @@ from . import accounts, games  # noqa: E402  (the routes register on ``api``)
 
 api.add_router("", accounts.router)
 api.add_router("", games.router)
+for _kind in kinds.every():  # each kind's own endpoints (GameKind.api_routers), after the games'
+    for _router in _kind.api_routers():
+        api.add_router("", _router)
 for _dotted in settings.FABULA_API_ROUTERS:  # apps beside the core (chat, bots): named in settings
     api.add_router("", import_string(_dotted))

@@ -309,7 +309,3 @@ def games_nudge(request, game_id: int, payload: NudgeIn):
     rate_hit("actions", request)
     nudge = nudge_send(game_id=game_id, user=request.user, seat=payload.seat, now=timezone.now())
     return Status(201, {"game": nudge.game_id, "seat": payload.seat, "nudged_at": nudge.created_at.isoformat()})
-
-
-for _kind in KINDS:
-    _kind.add_api_routes(router)

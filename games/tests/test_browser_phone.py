@@ -18,7 +18,7 @@ from games.tests.browser import assert_accessible, log_in, wait_until
 from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import UserFactory
 from notifications.models import Notification
-from storyteller.services.decks import decks_load_builtin
+from storyteller.decks.services.builtin import decks_load_builtin
 from think_alike.services.content import content_load_builtin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

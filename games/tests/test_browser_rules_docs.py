@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games.tests.browser import assert_accessible, wait_until
 from games.tests.browser import screenshot as artefact_screenshot
-from storyteller.services.decks import decks_load_builtin
+from storyteller.decks.services.builtin import decks_load_builtin
 from think_alike.tests.content import builtin_content
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

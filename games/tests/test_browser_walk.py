@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from games.tests.browser import WCAG22_AA, assert_accessible
 from storyteller.models import Card, Deck
-from storyteller.services.decks import decks_load_builtin
+from storyteller.decks.services.builtin import decks_load_builtin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -316,7 +316,7 @@ def test_each_route_takes_its_own_limit():
 
 
 def test_the_limits_name_routes_that_exist_and_fit_their_files():
-    from storyteller.services.cards import MAX_IMAGE_BYTES, MAX_ZIP_BYTES
+    from storyteller.decks.services.cards import MAX_IMAGE_BYTES, MAX_ZIP_BYTES
     from storyteller.services.media import MAX_SOUND_BYTES
 
     names = {}

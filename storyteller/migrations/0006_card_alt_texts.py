@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 import storyteller.models.cards
 
-MANIFEST = Path(__file__).resolve().parent.parent / "decks" / "dream.json"
+MANIFEST = Path(__file__).resolve().parent.parent / "decks" / "builtin" / "dream.json"
 
 
 def fill_builtin_translations(apps, schema_editor):

@@ -180,7 +180,7 @@ class CardQuerySet(models.QuerySet):
 
 class Card(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="cards", verbose_name=_("deck"))
-    # Every card's picture goes out through the media door (``storyteller.views.card_picture_file``),
+    # Every card's picture goes out through the media door (``storyteller.decks.views.card_picture_file``),
     # which checks a player's own pictures against who asks. Empty once a card is removed.
     image = models.ImageField(_("image"), upload_to=card_image_path, storage=protected_storage, blank=True)
     alt_text = models.TextField(_("alt text"), help_text=_("One or two sentences that describe the picture."))
@@ -266,7 +266,7 @@ def card_alt(alt_text: str, alt_texts: dict | None, language: str | None = None,
 
 class CardReport(models.Model):
     """A player's report of a card seen in a game: an admin decides (keep it, or remove it); enough reports
-    that cost something to fake hide a player's own card until then (``storyteller.services.reports``)."""
+    that cost something to fake hide a player's own card until then (``storyteller.decks.services.reports``)."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="reports", verbose_name=_("card"))
     reporter = models.ForeignKey(

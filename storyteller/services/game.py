@@ -8,6 +8,13 @@ from games import kinds
 from games.engine.errors import RuleError
 from games.models import Game
 from games.services.errors import GameError, from_rule_error
+from storyteller.decks.services.cards import (
+    NO_SUCH_DECK,
+    deck_choice_for_new_game,
+    deck_for_new_game,
+    own_cards_needed,
+    top_up_target,
+)
 from storyteller.engine import rules as engine
 from storyteller.models import (
     Card,
@@ -19,8 +26,6 @@ from storyteller.models import (
     StorytellerVote,
 )
 from storyteller.models.cards import alt_language
-
-from .cards import NO_SUCH_DECK, deck_choice_for_new_game, deck_for_new_game, own_cards_needed, top_up_target
 
 TARGET_SCORE_MIN = 5
 TARGET_SCORE_MAX = 100

@@ -527,6 +527,16 @@ def clue_modes_of(game: Game) -> list[str]:
     return list((game.options or {}).get("clue_modes") or DEFAULT_CLUE_MODES)
 
 
+def clue_media_read(upload) -> bytes:
+    """An uploaded drawing's or sound's bytes (a Django ``UploadedFile``, or None); a file larger than any allowed
+    is refused unread."""
+    if upload is None:
+        raise _bad(_("Send the drawing or sound as the form field “file”."))
+    if upload.size is not None and upload.size > MAX_SOUND_BYTES:
+        raise _bad(_("A drawing is at most 512 KB, a sound at most 1 MB."))
+    return upload.read(MAX_SOUND_BYTES + 1)
+
+
 def clue_media_upload(*, game_id, user, data: bytes) -> ClueMedia:
     """Store a drawing or a sound for the clue the uploader is to give now (in round 1, anyone may).
 

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from games.tests.browser import log_in
 from games.tests.factories import UserFactory
+from storyteller.decks.services.own_decks import deck_create
 from storyteller.models import Card
-from storyteller.services.own_decks import deck_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

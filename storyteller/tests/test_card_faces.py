@@ -37,8 +37,8 @@ def test_new_words_for_a_card_show_once_the_faces_are_old():
 def test_a_hidden_card_shows_its_placeholder_at_once_in_every_process():
     from django.utils import timezone
 
+    from storyteller.decks.services.withdraw import cards_faces_changed
     from storyteller.selectors import _CardFaces
-    from storyteller.services.withdraw import cards_faces_changed
 
     game, users = started_game(4)
     other_process = _CardFaces()  # another web process's faces, read before the card was hidden

@@ -18,9 +18,9 @@ from games.tests.api.conftest import error_of
 from games.tests.api.openapi import CheckedClient
 from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.play import play_step, view_for
+from storyteller.decks.services.reports import card_report, card_review_request, cards_keep, reporter_is_trusted
 from storyteller.engine import rules as engine
 from storyteller.models import Card, CardReport
-from storyteller.services.reports import card_report, card_review_request, cards_keep, reporter_is_trusted
 from storyteller.signals import cards_withdrawn
 
 from .own_decks import established

@@ -13,10 +13,10 @@ from games.tests.api.conftest import error_of
 from games.tests.api.openapi import CheckedClient
 from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.play import play_step, view_for
+from storyteller.decks.selectors import card_picture_url
+from storyteller.decks.services.reports import card_remove, card_report
 from storyteller.engine import rules as engine
 from storyteller.models import Card, CardDeal, CardReport
-from storyteller.selectors import card_picture_url
-from storyteller.services.reports import card_remove, card_report
 from storyteller.signals import cards_withdrawn
 
 from .own_decks import established, own_deck
@@ -121,7 +121,7 @@ class TestPlaceholders:
         game, users, deck = own_game()
         played = state_of(game).hands[0][0]
         Card.objects.filter(pk=played).update(hidden_at=timezone.now())
-        from storyteller.services.withdraw import cards_faces_changed
+        from storyteller.decks.services.withdraw import cards_faces_changed
 
         cards_faces_changed()
         assert next(c for c in view_for(game, users[0])["hand"] if c["id"] == played) == {

@@ -19,7 +19,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATOR = REPO / "tools" / "deck" / "make_deck.py"
-MANIFEST = REPO / "storyteller" / "decks" / "dream.json"
+MANIFEST = REPO / "storyteller" / "decks" / "builtin" / "dream.json"
 CARD_DIR = REPO / "storyteller" / "static" / "cards" / "dream"
 SAMPLE = (1, 17, 42, 63, 84)
 

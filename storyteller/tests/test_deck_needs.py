@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 
 from games.tests.factories import UserFactory
-from storyteller.selectors import deck_needs
-from storyteller.services.cards import storyteller_cards_needed
+from storyteller.decks.selectors import deck_needs
+from storyteller.decks.services.cards import storyteller_cards_needed
 
 from .own_decks import own_deck
 

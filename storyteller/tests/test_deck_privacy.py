@@ -18,8 +18,8 @@ from games.services.games import game_create, game_join, game_leave, game_rematc
 from games.tests.api.conftest import API, ApiClient, error_of
 from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.play import play_step, view_for
+from storyteller.decks.selectors import card_picture_url
 from storyteller.models import Card, CardDeal, Deck
-from storyteller.selectors import card_picture_url
 
 from .own_decks import own_deck
 from .test_own_decks import media_root, own_rate_counts, photo  # noqa: F401 (autouse fixtures: media, rates)

@@ -14,10 +14,10 @@ from games.tests.api.conftest import error_of
 from games.tests.api.openapi import CheckedClient
 from games.tests.factories import UserFactory, deck_with_cards
 from games.tests.play import play_step, view_for
+from storyteller.decks.services.cards import own_cards_needed
 from storyteller.engine import rules as engine
 from storyteller.forms import StorytellerOptionsForm
 from storyteller.models import Card, Deck
-from storyteller.services.cards import own_cards_needed
 
 from .own_decks import own_deck
 

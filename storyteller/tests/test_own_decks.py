@@ -599,6 +599,6 @@ def test_the_real_server_takes_a_photos_body_and_refuses_a_larger_one(asgi_serve
 
 
 def own_decks_create(user):
-    from storyteller.services.own_decks import deck_create
+    from storyteller.decks.services.own_decks import deck_create
 
     return deck_create(user=user, name="Server")

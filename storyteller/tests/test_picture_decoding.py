@@ -12,9 +12,9 @@ import pytest
 from PIL import Image
 
 from games.tests.live.server import ROOT
+from storyteller.decks.services import picture_decoding, picture_worker
+from storyteller.decks.services.picture_decoding import DecodingRoom, NoRoom
 from storyteller.models import Card
-from storyteller.services import picture_decoding, picture_worker
-from storyteller.services.picture_decoding import DecodingRoom, NoRoom
 
 # The fixtures of the own decks' tests: the media in a temporary folder, rate counts of the test's own, a player.
 from .test_own_decks import alice, media_root, new_deck, own_rate_counts, path_of, served  # noqa: F401

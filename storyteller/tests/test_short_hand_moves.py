@@ -12,7 +12,7 @@ from storyteller.engine import rules as st
 from storyteller.kind import StorytellerKind
 from storyteller.tests.engine.test_short_hands import cut_games
 
-DREAM = json.loads((Path(bots.__file__).parent / "decks" / "dream.json").read_text())
+DREAM = json.loads((Path(bots.__file__).parent / "decks" / "builtin" / "dream.json").read_text())
 # Card ids 1..84 read as the built-in deck's words (the games of ``cut_games`` deal from these ids).
 READING = bots.DeckReading({n + 1: card["alt"] for n, card in enumerate(DREAM["cards"])}, "en")
 

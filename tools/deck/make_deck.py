@@ -15,7 +15,7 @@ Usage::
 
     python tools/deck/make_deck.py --seed 7 --out DIR --publish
         also copies the WebP files to storyteller/static/cards/dream/ and the
-        manifest to storyteller/decks/dream.json.
+        manifest to storyteller/decks/builtin/dream.json.
 
     --contact PNG    also writes a contact sheet of all cards (for review).
     --svg-only       skips rendering (no rendering dependency needed).
@@ -25,7 +25,7 @@ Usage::
                      icons-subset.json from it with just the icons used.
 
 The translations of the alt texts (the manifest's "alt_texts") are written by
-hand in storyteller/decks/dream.json; a new manifest keeps them for every card
+hand in storyteller/decks/builtin/dream.json; a new manifest keeps them for every card
 whose English alt text has not changed (a changed one must be translated again).
 
 Output is deterministic: the same seed gives the same SVG bytes. The seed
@@ -2765,7 +2765,7 @@ def _compose(number: int, seed: int, icons: dict) -> tuple[str, set]:
     return c.svg(), c.used
 
 
-PUBLISHED = REPO / "storyteller" / "decks" / "dream.json"
+PUBLISHED = REPO / "storyteller" / "decks" / "builtin" / "dream.json"
 
 
 def manifest() -> dict:
@@ -2895,8 +2895,8 @@ def main(argv=None) -> None:
         dest.mkdir(parents=True, exist_ok=True)
         for p in webps:
             shutil.copyfile(p, dest / p.name)
-        (REPO / "storyteller" / "decks").mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(args.out / "dream.json", REPO / "storyteller" / "decks" / "dream.json")
+        (REPO / "storyteller" / "decks" / "builtin").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(args.out / "dream.json", REPO / "storyteller" / "decks" / "builtin" / "dream.json")
     total = sum(p.stat().st_size for p in webps)
     print(f"{len(list(numbers))} cards -> {args.out} ({total / 1024:.0f} KiB of WebP)")
 

@@ -19,17 +19,17 @@ from django.utils import translation
 from accounts.services import token_create
 from games.tests.factories import DeckFactory, deck_with_cards, started_game
 from games.tests.play import view_for
+from storyteller.decks.services.builtin import BUILTIN_DIR, deck_load_builtin
+from storyteller.decks.services.cards import CardImportError, cards_import_zip
 from storyteller.models import Card
 from storyteller.models.cards import alt_language, alt_languages
 from storyteller.replay import storyteller_replay
 from storyteller.selectors import card_faces
-from storyteller.services.cards import CardImportError, cards_import_zip
-from storyteller.services.decks import DECKS_DIR, deck_load_builtin
 
 from .pictures import picture, zip_of
 from .rounds import play_three_rounds
 
-MANIFEST = DECKS_DIR / "dream.json"
+MANIFEST = BUILTIN_DIR / "dream.json"
 OTHER_LANGUAGES = ("da", "fi", "fr", "nb", "sv")
 
 

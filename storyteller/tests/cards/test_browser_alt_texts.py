@@ -12,9 +12,9 @@ from playwright.sync_api import expect
 from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import started_game
 from games.tests.play import view_for
+from storyteller.decks.services.builtin import BUILTIN_DIR, deck_load_builtin
 from storyteller.models import Card
 from storyteller.selectors import card_faces
-from storyteller.services.decks import DECKS_DIR, deck_load_builtin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ def session_of(user) -> str:
 
 
 def test_a_finnish_player_hears_the_cards_in_finnish(live_server, browser):
-    deck, _ = deck_load_builtin(manifest=DECKS_DIR / "dream.json")
+    deck, _ = deck_load_builtin(manifest=BUILTIN_DIR / "dream.json")
     game, users = started_game(4, deck=deck)
     hand = view_for(game, users[1])["hand"]
     untranslated = Card.objects.get(pk=hand[-1]["id"])

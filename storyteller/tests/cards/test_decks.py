@@ -10,9 +10,9 @@ from games.services.errors import GameError
 from games.services.games import game_create
 from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_step
+from storyteller.decks.services.cards import cards_restore, cards_retire, decks_set_active, storyteller_cards_needed
 from storyteller.engine import rules as engine
 from storyteller.models import Card
-from storyteller.services.cards import cards_restore, cards_retire, decks_set_active, storyteller_cards_needed
 
 pytestmark = pytest.mark.django_db
 

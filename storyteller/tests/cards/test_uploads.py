@@ -9,15 +9,15 @@ import pytest
 from django.core.files.storage import default_storage
 
 from games.tests.factories import DeckFactory
-from storyteller.models import Card
-from storyteller.services import cards as card_services
-from storyteller.services.cards import (
+from storyteller.decks.services import cards as card_services
+from storyteller.decks.services.cards import (
     CardImageError,
     CardImportError,
     card_create,
     card_image_prepare,
     cards_import_zip,
 )
+from storyteller.models import Card
 
 from .pictures import SVG, card_pixels, picture, png_claiming, zip_of
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import deck_views as views
+from . import views
 
 app_name = "decks"
 

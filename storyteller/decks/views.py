@@ -1,6 +1,9 @@
 """A player's own decks on the pages: "My decks" and a deck's page, with forms that work without JavaScript
 (one picture and its words at a time) and the same routes answering JSON to the page's script (several
-pictures, a progress bar each). Each handler makes one service call and maps its errors to an answer."""
+pictures, a progress bar each); and the door of every card's picture (``card_picture``). Each handler makes one
+service call and maps its errors to an answer."""
+
+import mimetypes
 
 from django.conf import settings
 from django.contrib import messages
@@ -9,14 +12,15 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from ninja.errors import Throttled
 
 from games.api.limits import rate_hit
+from games.media import media_response, media_viewer
 from games.services.errors import GameError
+from storyteller.models.cards import ALT_TEXT_MAX_LENGTH
 
-from .models.cards import ALT_TEXT_MAX_LENGTH
-from .selectors import card_picture_url, deck_needs
+from .selectors import card_picture_by_name, card_picture_url, deck_needs
 from .services import own_decks
 from .services.cards import MAX_IMAGE_BYTES
 from .services.reports import card_review_request
@@ -295,3 +299,19 @@ def card_review(request, deck_id: int, card_id: int):
         lambda: card_review_request(user=request.user, deck_id=deck_id, card_id=card_id),
         success=_("An admin will look at this card first."),
     )
+
+
+@require_GET
+def card_picture_file(request, name: str):
+    """A card's picture, at its ``image.url``: only a file that is a card's, and a player's own card only for
+    those who may see it (``card_picture_by_name``: by the page's session or an API client's bearer token).
+    Anyone else gets 404, as for a file that does not exist."""
+    card = card_picture_by_name(name=name, user=media_viewer(request))
+    if card is None:
+        raise Http404("no such card picture")
+    content_type = mimetypes.guess_type(card.image.name)[0] or "application/octet-stream"
+    extension = card.image.name.rsplit(".", 1)[-1]
+    # A player's picture may stop being one's to see (unshared, deleted): a browser keeps it a short while.
+    max_age = 86400 if card.deck.owner_id is None else 300
+    download_name = f"card.{extension}"
+    return media_response(file=card.image, content_type=content_type, download_name=download_name, max_age=max_age)

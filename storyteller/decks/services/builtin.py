@@ -9,8 +9,8 @@ from django.db import transaction
 
 from storyteller.models import Card, Deck
 
-DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
-STATIC_CARDS_DIR = Path(__file__).resolve().parent.parent / "static" / "cards"
+BUILTIN_DIR = Path(__file__).resolve().parent.parent / "builtin"  # the manifests, <slug>.json
+STATIC_CARDS_DIR = Path(__file__).resolve().parents[2] / "static" / "cards"  # their pictures, <slug>/
 
 
 def deck_load_builtin(*, manifest: Path) -> tuple[Deck, int]:
@@ -62,4 +62,4 @@ def deck_load_builtin(*, manifest: Path) -> tuple[Deck, int]:
 
 
 def decks_load_builtin() -> list[tuple[Deck, int]]:
-    return [deck_load_builtin(manifest=path) for path in sorted(DECKS_DIR.glob("*.json"))]
+    return [deck_load_builtin(manifest=path) for path in sorted(BUILTIN_DIR.glob("*.json"))]
