@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from games.tests.browser import WCAG22_AA, assert_accessible
-from storyteller.models import Card, Deck
 from storyteller.decks.services.builtin import decks_load_builtin
+from storyteller.models import Card, Deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
