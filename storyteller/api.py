@@ -276,7 +276,7 @@ def card_report_create(request, game_id: int, card_id: int, payload: CardReportI
     decks stays in play until they decide. A card of a player's own deck is hidden at once (`"hidden":
     true`: games show a placeholder, and it leaves hands and draw piles of the games in progress) when
     FABULA_CARD_REPORTS_TO_HIDE (2) reports of it are open from accounts at least a week old that have
-    finished 3 games with at least two other people (docs/security.md, "Card reports")."""
+    finished 3 games with at least two other people (docs/playing/decks.md, "Card reports")."""
     rate_hit("actions", request)
     _report, hidden = card_report(game_id=game_id, card_id=card_id, user=request.user, reason=payload.reason)
     return Status(201, {"card": str(card_id), "hidden": hidden})

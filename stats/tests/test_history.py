@@ -222,7 +222,9 @@ class TestPlayerPage:
         stats_rebuild(now=now)
         many, response = queries(client, reverse("stats:player", args=["ann"]))
         assert few == many
-        assert many <= 13  # session, user, player, history, stats, places, the games and their tables, reliability
+        # session, user, player, history, stats, places, the games and their tables, reliability, the practice
+        # games alone with bots (their seats only when there are some)
+        assert many <= 14
         page = response.content.decode()
         assert page.count('class="chart"') == 4  # two charts for each kind
         assert page.count('class="chart-bar"') == HISTORY_GAMES + 1
