@@ -5,6 +5,7 @@ import logging
 import secrets
 from datetime import timedelta
 from importlib import import_module
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
@@ -84,9 +85,11 @@ def token_authenticate(*, raw: str, now=None) -> ApiToken | None:
     if not isinstance(raw, str) or not raw or len(raw) > TOKEN_MAX_LENGTH:
         return None
     token = next(iter(_token(token_hash(raw))), None)
+    if token is None:
+        return None
     # Its user as a signed-in page's is read: from the cache, dropped there when the user is saved or
     # deleted (accounts.backends); None for an inactive one.
-    user = None if token is None else CachedModelBackend().get_user(token.user_id)
+    user = CachedModelBackend().get_user(token.user_id)
     if user is None:
         return None
     token.user = user
@@ -107,7 +110,7 @@ def account_export(*, user, now=None) -> dict:
     ``signals.personal_data`` (games and seats, moves, notifications, email settings).
     """
     now = now or timezone.now()
-    data = {
+    data: dict[str, Any] = {
         "exported_at": now.isoformat(),
         "account": {
             "username": user.username,
@@ -127,8 +130,9 @@ def account_export(*, user, now=None) -> dict:
             for token in ApiToken.objects.filter(user=user).order_by("created_at", "pk")
         ],
     }
+    # django-stubs types send()'s answers str | None; they are what the receivers return (here dicts).
     for _receiver, sections in personal_data.send(sender=User, user=user):
-        data.update(sections or {})
+        data.update(sections or {})  # type: ignore[arg-type]
     return data
 
 

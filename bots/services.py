@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Colour
+from accounts.models import Colour, User
 from games.models import Game, Seat
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_join
@@ -41,7 +41,7 @@ def _bot_names():
         number += 1
 
 
-def bot_create() -> "get_user_model()":
+def bot_create() -> User:
     """A new bot user, with the first bot name no player holds (names are unique as ``accounts.names`` folds them)."""
     User = get_user_model()
     for name in _bot_names():

@@ -122,7 +122,10 @@ class BodyStall:
 
     def __init__(self):
         self.loop = asyncio.get_running_loop()
-        self.task = asyncio.current_task()
+        task = asyncio.current_task()
+        if task is None:
+            raise RuntimeError("A body's reading is watched from the task that reads it.")
+        self.task = task
         self.read_timeout = settings.FABULA_BODY_READ_TIMEOUT_SECONDS
         self.progress_at = self.loop.time()
         self.give_up_at = self.progress_at + settings.FABULA_BODY_DEADLINE_SECONDS

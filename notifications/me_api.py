@@ -209,13 +209,14 @@ def me_away_set(request, payload: dict = Body(...)):
     most 30 days ahead (else 400 `bad_away`, as for a moment past), and 60 days in any 365 (else 409
     `away_limit`). Sent again while away, it moves your return."""
     now = timezone.now()
-    if set(payload) != {"until"}:
+    until = _until(payload["until"]) if set(payload) == {"until"} else None
+    if until is None:
         raise ApiError(400, "bad_away", account_time.BAD_AWAY)
     try:
-        user = account_time.away_set(user=request.user, until=_until(payload["until"]), now=now)
+        account_time.away_set(user=request.user, until=until, now=now)
     except account_time.TimeError as error:
         raise _refused(error) from None
-    return {"away": {"until": user.away_until.isoformat()}}
+    return {"away": {"until": until.isoformat()}}
 
 
 @router.delete("/me/away", summary="Be back", response={200: AwayAnswer, **errors(401, 429)})

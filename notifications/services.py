@@ -171,7 +171,7 @@ def _remind_at(game: Game) -> datetime | None:
 
 # Which of a change's notes a player sees when it brings several (the round revealed and
 # their turn in the next): the one that asks the most of them.
-_WEIGHT = {
+_WEIGHT: dict[str, int] = {  # by kind: a Kind is the string a row holds
     Notification.Kind.GAME_FINISHED: 5,
     Notification.Kind.YOUR_TURN: 4,
     Notification.Kind.GAME_STARTED: 3,

@@ -291,8 +291,9 @@ def player_profile(*, player) -> list[KindProfile]:
         entries.setdefault(entry.leaderboard.kind, []).append(entry)
     profiles = []
     for stats in PlayerStats.objects.filter(user=player).order_by("kind"):
+        game_kind = kinds.get(stats.kind)
         kind_stats = _kind_stats(stats.kind)
-        if kind_stats is None:
+        if game_kind is None or kind_stats is None:
             continue
         totals = Totals(
             games=stats.games, wins=stats.wins, rounds=stats.rounds, points=stats.points, counts=stats.counts
@@ -314,7 +315,7 @@ def player_profile(*, player) -> list[KindProfile]:
         profiles.append(
             KindProfile(
                 kind=stats.kind,
-                label=kinds.get(stats.kind).label,
+                label=game_kind.label,
                 games=stats.games,
                 wins=stats.wins,
                 rounds=stats.rounds,
@@ -379,8 +380,9 @@ def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> Lea
     The page's entries are numbered from the first one's rank (one count): a rank
     changes only where the value does, and then it is the position.
     """
+    stats = kind_stats(kind)
     definition = board_of(kind, board)
-    if definition is None or period not in Period.values:
+    if stats is None or definition is None or period not in Period.values:
         raise Http404("no such leaderboard")
     head = Leaderboard.objects.filter(kind=kind, board=board, period=period).first()
     size = head.size if head else 0
@@ -424,7 +426,7 @@ def leaderboard_page(*, kind: str, board: str, period: str, page, viewer) -> Lea
         kind=kind,
         board=definition,
         period=period,
-        boards=kind_stats(kind).boards,
+        boards=stats.boards,
         size=size,
         as_of=head.as_of if head else None,
         page=number,

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from operator import attrgetter
+from typing import TypedDict, cast
 
 from django.db import connection, transaction
 from django.db.models import Q
@@ -151,7 +152,35 @@ def game_ranks(seats: list[tuple[int, bool]]) -> list[int]:
 # --- the steps both ways share ----------------------------------------------------------
 
 
-def _games(game_ids: Iterable[int]) -> list[dict]:
+class _SeatValues(TypedDict):
+    """A seat of a finished game as the records read it."""
+
+    game_id: int
+    position: int
+    user_id: int
+    score: int
+    has_resigned: bool
+    is_winner: bool
+    user__is_bot: bool
+
+
+class _SeatRow(_SeatValues):
+    """... with its place at the whole table."""
+
+    place: int
+
+
+class _GameRow(TypedDict):
+    """A finished game as the records read it: the size of its table and the people it counts for."""
+
+    id: int
+    kind: str
+    finished_at: datetime
+    table_size: int
+    seats: list[_SeatRow]
+
+
+def _games(game_ids: Iterable[int]) -> list[_GameRow]:
     """The finished games among ``game_ids`` with their seats, in finish order."""
     ids = list(game_ids)
     games = list(
@@ -159,28 +188,37 @@ def _games(game_ids: Iterable[int]) -> list[dict]:
         .order_by("finished_at", "id")
         .values("id", "kind", "finished_at")
     )
-    seats: dict[int, list[dict]] = {game["id"]: [] for game in games}
+    seats: dict[int, list[_SeatValues]] = {game["id"]: [] for game in games}
     for seat in (
         Seat.objects.filter(game_id__in=list(seats))
         .order_by("game_id", "position")
         .values("game_id", "position", "user_id", "score", "has_resigned", "is_winner", "user__is_bot")
     ):
         seats[seat["game_id"]].append(seat)
+    rows: list[_GameRow] = []
     for game in games:
         table = seats[game["id"]]
         # A person's place is at the whole table, bots and all ("Place 2 of 4" when a bot won) ...
-        for seat, place in zip(table, game_ranks([(seat["score"], seat["has_resigned"]) for seat in table])):
-            seat["place"] = place
-        game["table_size"] = len(table)
+        ranks = game_ranks([(seat["score"], seat["has_resigned"]) for seat in table])
+        placed: list[_SeatRow] = [{**seat, "place": place} for seat, place in zip(table, ranks)]
         # ... but bots play without a record, rating or place on a board, and a person alone with bots is rated
         # against nobody: such a game is practice, not recorded (the player's page says so).
-        people = [seat for seat in table if not seat["user__is_bot"]]
-        game["seats"] = people if len(people) >= MIN_PEOPLE else []
-    return games
+        people = [seat for seat in placed if not seat["user__is_bot"]]
+        rows.append(
+            {
+                "id": game["id"],
+                "kind": game["kind"],
+                # The query keeps only games with a finish (finished_at__isnull=False), which mypy cannot follow.
+                "finished_at": cast(datetime, game["finished_at"]),
+                "table_size": len(table),
+                "seats": people if len(people) >= MIN_PEOPLE else [],
+            }
+        )
+    return rows
 
 
 def _rate_games(
-    games: list[dict], contributions: dict[int, dict[int, Contribution]], current: dict[int, ratings.Rating]
+    games: list[_GameRow], contributions: dict[int, dict[int, Contribution]], current: dict[int, ratings.Rating]
 ) -> list[_Row]:
     """Records of ``games`` (in finish order), rating each from ``current``, which it moves on."""
     rows = []
@@ -291,7 +329,7 @@ def stats_game_finished(*, game_id: int, now: datetime) -> bool:
         .first()
     )
     kind_stats = kind_stats_of(kind) if kind else None
-    if kind_stats is None:
+    if kind is None or kind_stats is None:
         return False
     with transaction.atomic():
         _lock(kind)

@@ -285,7 +285,7 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
 
     if state.phase == engine.Phase.VOTE:
         mine = set(state.submissions.get(me.position, ())) if me is not None else set()
-        if me is not None and state.storyteller == me.position:
+        if me is not None and state.storyteller == me.position and state.storyteller_card is not None:
             mine.add(state.storyteller_card)
         view["table"] = [
             _card(cards.get(cid), cid) | {"position": index + 1, "mine": cid in mine}
@@ -323,7 +323,8 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
             # Just revealed: no clue given since (the board shows it on top, animated).
             "fresh": state.phase == engine.Phase.CLUE and state.round == last.round + 1,
         }
-    if state.phase == engine.Phase.FINISHED:
+    reason = engine.end_reason(state)  # None until the game is finished
+    if reason is not None:
         view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
-        view["end_reason"] = END_REASONS[engine.end_reason(state)]()
+        view["end_reason"] = END_REASONS[reason]()
     return view

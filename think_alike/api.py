@@ -2,7 +2,7 @@
 gives) and its board fields. Its actions are ``think_alike.actions``.
 """
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -16,7 +16,10 @@ from think_alike.engine import rules as engine
 from think_alike.models import LANGS, content_lang
 from think_alike.services.game import MAX_MINUTES, MAX_TARGET, MIN_MINUTES
 
-Phase = Literal[tuple(str(phase) for phase in engine.Phase if phase != engine.Phase.FINISHED)]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    Phase = str  # a Literal made at run time from the engine's phases: mypy cannot read it
+else:
+    Phase = Literal[tuple(str(phase) for phase in engine.Phase if phase != engine.Phase.FINISHED)]
 Stop = Literal[engine.STOPS]  # type: ignore[valid-type]
 BoardWay = Literal[engine.BOARD_WAYS]  # type: ignore[valid-type]
 Lang = Literal[LANGS]  # type: ignore[valid-type]

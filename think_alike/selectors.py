@@ -109,6 +109,7 @@ def think_alike_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         view["task"] = view["current"]["task"]
         view["hint"] = view["current"]["hint"]
     if state.phase == engine.Phase.REVIEW:
+        current = _round_in_play(state)
         # Every answer of the round is out now: grouped, with who gave it.
         view["groups"] = _groups(current.groups, current.answers, player, rulings=current.rulings)
         view["rulings"] = _rulings(current.rulings)
@@ -128,7 +129,9 @@ def think_alike_view(*, game: Game, seats: list[Seat], viewer) -> dict:
         view["last_round"] = _last_round(state, state.last_round, player)
     if finished:
         view_finish(view, winners=[player(pos) for pos in engine.winners(state)])
-        view["end_reason"] = END_REASONS[engine.end_reason(state)]()
+        reason = engine.end_reason(state)  # a finished game's, always
+        if reason is not None:
+            view["end_reason"] = END_REASONS[reason]()
     return view
 
 
@@ -256,10 +259,21 @@ def _choices(state: engine.State, player, seat: int) -> dict | None:
     if phase == engine.Phase.MOVE:
         return {"directions": list(engine.DIRECTIONS)}
     if phase == engine.Phase.ANSWER:
-        return {"answers": engine.task(state, state.current.task).answers}
+        task_id = _round_in_play(state).task
+        if task_id is None:
+            raise ValueError("A round's answer phase comes after its task is drawn.")
+        return {"answers": engine.task(state, task_id).answers}
     if phase == engine.Phase.REVIEW:
-        return {"groups": [group.id for group in state.current.groups]}
+        return {"groups": [group.id for group in _round_in_play(state).groups]}
     return None
+
+
+def _round_in_play(state: engine.State) -> engine.Round:
+    """The round being played: the answer and review phases always have one (the engine's state says so only by
+    its phase)."""
+    if state.current is None:
+        raise ValueError(f"A game in its {state.phase} phase has no round in play.")
+    return state.current
 
 
 def _no_answer(played: engine.Round, state: engine.State, player) -> list:
@@ -267,6 +281,8 @@ def _no_answer(played: engine.Round, state: engine.State, player) -> list:
 
 
 def _last_round(state: engine.State, played: engine.Round, player) -> dict:
+    if played.points is None:  # the engine keeps a round as the last once it is scored
+        raise ValueError("The last round is a scored one.")
     out = _round(state, played, player)
     out["groups"] = _groups(played.groups, played.answers, player, rulings=played.rulings)
     out["rulings"] = _rulings(played.rulings)

@@ -11,6 +11,7 @@ import json
 import tomllib
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from celery.schedules import crontab
@@ -246,7 +247,7 @@ MEDIA_ROOT = Path(env.str("DJANGO_MEDIA_ROOT", default=str(VAR_DIR / "media")))
 # Nothing under MEDIA_ROOT is served by its path: a kind serves its pictures through a view of its own
 # (GameKind.url_patterns), uploads that are not for everyone through the media door
 # (games.media) to those who may see them.
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Files served only through the media door (drawn and sung clues): the same place as "default" here.
     "protected": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -272,7 +273,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # A Unix socket's path is at most 107 bytes: keep this folder's path short.
 FABULA_LIVE_SOCKETS = Path(env.str("FABULA_LIVE_SOCKETS", default=str(VAR_DIR / "live")))
 if REDIS_URL:
-    CHANNEL_LAYERS = {
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
             # Redis's pub/sub: a group message is one PUBLISH, heard by the processes whose pages
             # joined the group (channels_redis.core's layer spent three round trips a group and

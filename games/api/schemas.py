@@ -10,21 +10,29 @@ error code, or by ``Within``, which answers with the code the service would.
 """
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from django.utils.translation import gettext_lazy
 from ninja import Schema
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import JsonDict
 from pydantic_core import core_schema
 
 from games.actions import FreeText, StorableText
 from games.models import Game
 from games.services.errors import GameError
 
-GameStatus = Literal[tuple(Game.Status.values)]  # type: ignore[valid-type]
-Pace = Literal[tuple(Game.Pace.values)]  # type: ignore[valid-type]
-Visibility = Literal[tuple(Game.Visibility.values)]  # type: ignore[valid-type]
-DATE_TIME = {"format": "date-time"}
+if TYPE_CHECKING:
+    # Literals made at run time from the model's choices (the schema's enums); mypy cannot read one, and to it
+    # they are the strings the model's fields hold.
+    GameStatus = str
+    Pace = str
+    Visibility = str
+else:
+    GameStatus = Literal[tuple(Game.Status.values)]
+    Pace = Literal[tuple(Game.Pace.values)]
+    Visibility = Literal[tuple(Game.Visibility.values)]
+DATE_TIME: JsonDict = {"format": "date-time"}
 # What an invite code is made of (``games.models.game.new_invite_code``): any other cannot be one.
 INVITE_CODE = r"^[A-Za-z0-9_-]*$"
 

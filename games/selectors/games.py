@@ -213,7 +213,7 @@ def game_view(*, game: Game, seats: list[Seat], user) -> dict:
         view.update(_holds_view(game, user))
     if view["rematch"] is not None:
         # Who started it, and where to join it: a private rematch's invite only for the old game's players.
-        rematch = Game.objects.select_related("creator").filter(pk=game.rematch_id).first()
+        rematch = Game.objects.select_related("creator").filter(pk=view["rematch"]).first()
         if rematch is None:
             view["rematch"] = None
         else:

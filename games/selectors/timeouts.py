@@ -30,7 +30,8 @@ def note_no_timeouts(game: Game) -> None:
 def timeout_text(game: Game, payload, name: str) -> str:
     """One timeout move's sentence, in the kind's words for what it did (``KindPresentation.timeout_texts``)."""
     outcome = payload.get("outcome") if isinstance(payload, dict) else None
-    text = game.game_kind.presentation.timeout_texts.get(outcome) or _("%(name)s ran out of time.")
+    texts = game.game_kind.presentation.timeout_texts
+    text = (texts.get(outcome) if isinstance(outcome, str) else None) or _("%(name)s ran out of time.")
     return text % {"name": name}
 
 

@@ -120,6 +120,8 @@ class PooledThreadsASGIHandler(ASGIHandler):
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, body_file)
         response = error_response if request is None else self.get_response(request)
+        if response is None:  # create_request gives a request or the answer to a bad one, never neither
+            raise RuntimeError("Django's create_request gave neither a request nor a response.")
         if isinstance(response, FileResponse):
             response.block_size = self.chunk_size  # the server chunks it
         if not response.streaming:

@@ -32,7 +32,8 @@ TEMPORARY_SUFFIX = ".tmp"
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue, payload, **kwargs):
+    # kombu's own filesystem Channel names AbstractChannel._put's ``message`` ``payload``: this keeps its signature.
+    def _put(self, queue, payload, **kwargs):  # type: ignore[override]
         """Put ``payload`` onto ``queue``: written under a temporary name, then renamed into place."""
         name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)

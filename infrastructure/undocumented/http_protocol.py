@@ -86,7 +86,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._head_since: float | None = None
         self._head_timer = None
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._head_began()  # a connection that sends nothing is a head that never comes
 
@@ -113,7 +113,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self._head_timer = self.loop.call_at(due, self._head_check)
             return
         self._refusal = 408
-        self._send_refusal()
+        self._send_refusal(408)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -151,12 +151,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self._head_bytes += len(data)
             if self._head_bytes > MAX_URL_BYTES + MAX_HEADER_BYTES + 1024:
                 self._refusal = 431
-                self._send_refusal()
+                self._send_refusal(431)
 
     def send_400_response(self, msg: str) -> None:
         # uvicorn calls this for any error the parser raised, ours included (and logs it as invalid).
         if self._refusal is not None:
-            self._send_refusal()
+            self._send_refusal(self._refusal)
         else:
             super().send_400_response(msg)
 
@@ -164,8 +164,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self._refusal = status
         raise HeadTooLarge(status)
 
-    def _send_refusal(self) -> None:
-        status = self._refusal
+    def _send_refusal(self, status: int) -> None:
         code, message = REFUSALS[status]
         if getattr(self, "url", b"").startswith(b"/api/"):  # the API's error format
             body = json.dumps({"error": {"code": code, "message": message}}).encode()

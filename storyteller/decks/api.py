@@ -110,7 +110,7 @@ def deck_out(request, deck: Deck) -> dict:
         "id": deck.pk,
         "name": deck.name,
         "cards": [card_out(request, card) for card in own_decks.deck_cards(deck=deck, user=user)],
-        "owner": deck.owner.username if deck.owner_id else "",
+        "owner": deck.owner.username if deck.owner is not None else "",
         "shared": not mine,
         "shared_with": sorted(other.username for other in deck.shared_with.all()) if mine else [],
         "public": deck.is_public,

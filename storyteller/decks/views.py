@@ -117,7 +117,7 @@ def deck_page(request, deck_id: int):
     mine = deck.owner_id == request.user.pk
     shown = own_decks.deck_cards(deck=deck, user=request.user)
     for card in shown:
-        card.picture_url = card_picture_url(card)
+        card.picture_url = card_picture_url(card)  # type: ignore[attr-defined]  # for the template, this request's
     cards, used = own_decks.own_usage(user=request.user)
     max_cards, max_bytes = own_decks.own_limits()
     return render(
@@ -274,7 +274,7 @@ def _card_alt_in_place(request, deck_id: int, card_id: int, alt: str):
     if index is None:
         raise Http404("no such card")
     card = shown[index]
-    card.picture_url = card_picture_url(card)
+    card.picture_url = card_picture_url(card)  # type: ignore[attr-defined]  # for the template, this request's
     context = {
         "deck": deck,
         "card": card,

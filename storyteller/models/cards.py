@@ -24,6 +24,9 @@ def card_image_path(card: "Card | None", filename: str) -> str:
 
 
 ALT_TEXT_MAX_LENGTH = 1000
+DECK_NAME_MAX_LENGTH = 80
+TAGS_MAX_LENGTH = 200
+REPORT_REASON_MAX_LENGTH = 300
 
 
 def alt_languages() -> list[str]:
@@ -96,7 +99,7 @@ class Deck(models.Model):
     """
 
     slug = models.SlugField(_("slug"), unique=True)
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=DECK_NAME_MAX_LENGTH)
     description = models.TextField(_("description"), blank=True)
     is_active = models.BooleanField(
         _("active"), default=True, help_text=_("Only active decks can be chosen for new games.")
@@ -197,7 +200,7 @@ class Card(models.Model):
         blank=True,
         help_text=_("The language a player wrote the alt text in; empty: English, the site's decks' own."),
     )
-    tags = models.CharField(_("tags"), max_length=200, blank=True, help_text=_("Comma-separated."))
+    tags = models.CharField(_("tags"), max_length=TAGS_MAX_LENGTH, blank=True, help_text=_("Comma-separated."))
     is_retired = models.BooleanField(
         _("retired"), default=False, help_text=_("A retired card is dealt in no new game; running games keep it.")
     )
@@ -280,7 +283,7 @@ class CardReport(models.Model):
         related_name="card_reports",
         verbose_name=_("game"),
     )
-    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    reason = models.CharField(_("reason"), max_length=REPORT_REASON_MAX_LENGTH, blank=True)
     created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
     resolved_at = models.DateTimeField(_("decided at"), null=True, blank=True)
 

@@ -1,5 +1,7 @@
 """Storyteller beside its engine: a new game's options and first state, its round records."""
 
+from typing import TypeGuard
+
 from django.db import IntegrityError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -102,9 +104,10 @@ def _table_deck(deck: int | None, *, rematch_of, creator) -> bool:
     """Whether a rematch (``rematch_of``: set by the kind, never by a client) goes on with the old game's deck:
     ``creator`` played that game on it, and whoever chose the deck for it (its creator) may still use it. A
     deck its owner stopped sharing with them deals no more games to their table (nor its newer cards)."""
-    if deck is None or not _is_int(rematch_of):
+    creator_id = getattr(creator, "pk", None)
+    if deck is None or creator_id is None or not _is_int(rematch_of):
         return False
-    old = Game.objects.filter(pk=rematch_of, seats__user_id=getattr(creator, "pk", None), options__deck=deck).first()
+    old = Game.objects.filter(pk=rematch_of, seats__user_id=creator_id, options__deck=deck).first()
     return old is not None and Deck.objects.usable_by(old.creator_id).filter(pk=deck).exists()
 
 
@@ -145,7 +148,7 @@ def storyteller_rules(options: dict, *, seats: int) -> dict:
     }
 
 
-def _is_int(value) -> bool:
+def _is_int(value) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -193,7 +196,7 @@ def storyteller_deal_cards(*, options: dict, seats: int, rng) -> list[int]:
     """
     deck_id = options.get("deck")
     own = list(Card.objects.in_play().filter(deck_id=deck_id).values_list("id", flat=True))
-    deck = Deck.objects.filter(pk=deck_id).only("pk", "owner").first()
+    deck = Deck.objects.filter(pk=deck_id).only("pk", "owner").first() if deck_id is not None else None
     if deck is None or deck.owner_id is None:
         return own
     hand_size = options.get("hand_size")

@@ -24,6 +24,7 @@ Anything else is ``bad_media``. All of it runs before the game's lock is taken
 (``clue_media_upload``): a slow file holds up nobody else's move.
 """
 
+import functools
 import io
 import math
 import struct
@@ -549,6 +550,8 @@ def clue_media_upload(*, game_id, user, data: bytes) -> ClueMedia:
     or not the uploader's clue (409), too many tries (``too_many_media``, 409).
     """
     game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameError("not_found", _("There is no such game."), "not_found")
     seat = _uploader_seat(game=game, user=user)
     _upload_allowed(game=game, seat=seat)  # no file checked for a clue that cannot be given now
     _upload_counted(seat=seat)
@@ -667,5 +670,5 @@ def clue_media_delete(*, queryset) -> int:
     with transaction.atomic():
         ClueMedia.objects.filter(pk__in=[item.pk for item in media]).delete()
         for name in names:  # one file that cannot be deleted now does not keep the others
-            transaction.on_commit(lambda name=name: storage.delete(name), robust=True)
+            transaction.on_commit(functools.partial(storage.delete, name), robust=True)
     return len(media)

@@ -24,8 +24,10 @@ import io
 import json
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -43,7 +45,7 @@ TRUE, FALSE = {"1", "true", "yes", "y", "x"}, {"", "0", "false", "no", "n"}
 class ContentImportError(Exception):
     """Nothing was imported. ``problems``: (row, why) for each refused row."""
 
-    def __init__(self, message, problems: list[tuple[str, str]] = ()):
+    def __init__(self, message, problems: Sequence[tuple[str, str]] = ()):
         super().__init__(str(message))
         self.message = message
         self.problems = list(problems)
@@ -61,7 +63,7 @@ class Content:
     """One kind of content: its model, its columns, and how a row becomes model values."""
 
     name: str  # "tasks" or "fields"
-    model: type
+    model: type[TaskCard] | type[BoardField]
     columns: tuple[str, ...]
     builtin: str  # the file under CONTENT_DIR
 
@@ -243,7 +245,9 @@ VALUES = {"tasks": _task_values, "fields": _field_values}
 
 def _check(content: Content, rows: list) -> tuple[list[tuple[str, dict]], list[tuple[str, str]]]:
     """(key, model values) for each row, and the problems: (row label, why)."""
-    checked, problems, seen = [], [], {}
+    checked: list[tuple[str, dict]] = []
+    problems: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}  # key: the row it is in
     for number, row in enumerate(rows, start=1):
         label = _("row %(n)d") % {"n": number}
         if not isinstance(row, dict):
@@ -351,7 +355,9 @@ def content_import(*, content: Content, rows: list, update: bool = True) -> Cont
                 problems,
             )
         created = updated = unchanged = 0
-        new, changed, names = [], [], set()
+        # Instances of ``model``, one of two: mypy cannot tie the list to which one.
+        new: list[Any] = []
+        changed, names = [], set[str]()
         for key, values in checked:
             item = existing.get(key)
             if item is None:

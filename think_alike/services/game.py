@@ -1,6 +1,7 @@
 """Think Alike beside its engine: a new game's options, its first state, its round records."""
 
 from datetime import timedelta
+from typing import TypeGuard
 
 from django.db.models import Q
 from django.utils import translation
@@ -28,7 +29,7 @@ MIN_MINUTES = 5
 MAX_MINUTES = 30 * 24 * 60
 
 
-def _is_int(value) -> bool:
+def _is_int(value) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -132,6 +133,8 @@ def think_alike_new_state(*, game: Game, seats: int, rng) -> engine.State:
     if options.get("count") is not None:
         engine_options["count"] = options["count"]
     if engine_options["stop"] == "time":
+        if game.started_at is None:  # games.services.games.game_start sets it first
+            raise ValueError("A game is dealt as it starts: it has no start yet.")
         engine_options["ends_at"] = (game.started_at + timedelta(minutes=options["minutes"])).isoformat()
     if course:
         engine_options["course"] = course

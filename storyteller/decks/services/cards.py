@@ -11,6 +11,7 @@ import io
 import json
 import warnings
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -25,7 +26,7 @@ from PIL import Image, UnidentifiedImageError
 from accounts.text import TextRefused, text_clean
 from games.services.errors import GameError
 from storyteller.models import Card, Deck
-from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_languages, validate_alt_texts
+from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, TAGS_MAX_LENGTH, alt_languages, validate_alt_texts
 
 from .picture_decoding import DecodeFailed, NoRoom, card_decode, decode_budget
 from .picture_worker import decode_memory
@@ -42,7 +43,6 @@ MAX_IMAGE_PIXELS = 40_000_000  # decoded, a picture takes about 4 bytes a pixel
 MAX_ZIP_BYTES = 50 * 1024 * 1024
 MAX_ZIP_FILES = 500
 MAX_ZIP_UNPACKED_BYTES = 200 * 1024 * 1024
-TAGS_MAX_LENGTH = Card._meta.get_field("tags").max_length
 
 MB = 1024 * 1024
 
@@ -62,7 +62,7 @@ class PicturesBusy(CardImageError):
 class CardImportError(Exception):
     """Nothing was imported. ``problems`` lists (file name, why) for each refused file."""
 
-    def __init__(self, message, problems: list[tuple[str, str]] = ()):
+    def __init__(self, message, problems: Sequence[tuple[str, str]] = ()):
         super().__init__(str(message))
         self.message = message
         self.problems = list(problems)

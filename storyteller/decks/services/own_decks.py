@@ -32,7 +32,7 @@ from accounts.text import TextRefused, text_clean
 from games.services.errors import GameError
 from storyteller.models import Card, Deck
 from storyteller.models.card_stats import CardDeal, StorytellerTableCard
-from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, alt_language
+from storyteller.models.cards import ALT_TEXT_MAX_LENGTH, DECK_NAME_MAX_LENGTH, alt_language
 from storyteller.models.rounds import StorytellerRound
 from storyteller.signals import cards_withdrawn
 
@@ -41,8 +41,7 @@ from .cards import IMAGE_FORMATS, MAX_IMAGE_BYTES, CardImageError, PicturesBusy,
 try:  # HEIC/HEIF (iPhones' photos): pillow-heif registers its decoder with Pillow
     import pillow_heif
 except ImportError:  # pragma: no cover - a dependency; without it HEIC is refused as not a picture
-    pillow_heif = None
-    OWN_FORMATS = IMAGE_FORMATS
+    OWN_FORMATS: tuple[str, ...] = IMAGE_FORMATS
 else:
     pillow_heif.register_heif_opener(thumbnails=False)
     OWN_FORMATS = (*IMAGE_FORMATS, "HEIF")
@@ -50,7 +49,6 @@ else:
 # A player's picture: at most 50 million pixels decoded (this path's decompression-bomb limit, checked on
 # the header before any pixel is decoded), 10 MB as sent (``cards.MAX_IMAGE_BYTES``).
 OWN_MAX_PIXELS = 50_000_000
-DECK_NAME_MAX_LENGTH = Deck._meta.get_field("name").max_length
 
 
 def _missing() -> GameError:
@@ -427,5 +425,5 @@ def cards_remove(*, cards) -> list[int]:
             )
         Card.objects.filter(pk__in=[pk for pk in ids if pk not in dealt]).delete()
         storage = Card._meta.get_field("image").storage
-        transaction.on_commit(lambda: [storage.delete(name) for name in names])
+        transaction.on_commit(lambda: list(map(storage.delete, names)))
     return ids

@@ -121,9 +121,11 @@ def _to_card(image: Image.Image, card_size: tuple[int, int]) -> Image.Image:
 
         # A profile that cannot be read: the pixels as they are.
         with contextlib.suppress(ImageCms.PyCMSError, OSError, ValueError, TypeError):
-            image = ImageCms.profileToProfile(
+            converted = ImageCms.profileToProfile(
                 image, ImageCms.ImageCmsProfile(io.BytesIO(icc)), ImageCms.createProfile("sRGB"), outputMode="RGB"
             )
+            if converted is not None:  # None only for a conversion in place (inPlace=True), which this is not
+                image = converted
     image.info.clear()  # nothing of the original's metadata travels with the pixels
     # The middle is already in the card's shape (give or take a pixel of rounding): scale it to the card.
     return ImageOps.fit(image, card_size, method=Image.Resampling.LANCZOS)

@@ -28,11 +28,12 @@ from games.services.errors import GameError
 from games.services.locking import game_lock
 from storyteller.engine import rules as engine
 from storyteller.models import Card, CardReport
+from storyteller.models.cards import REPORT_REASON_MAX_LENGTH
 
 from .own_decks import cards_remove
 from .withdraw import cards_faces_changed, cards_swap_out
 
-REASON_MAX_LENGTH = CardReport._meta.get_field("reason").max_length
+REASON_MAX_LENGTH = REPORT_REASON_MAX_LENGTH
 NO_SUCH_CARD = _("You have seen no such card in this game.")
 
 
@@ -103,7 +104,9 @@ def card_report(*, game_id, card_id, user, reason: str = "", now=None) -> tuple[
         # The card's row first, then the game's: the order every path that hides or removes cards takes.
         card = Card.objects.select_for_update().filter(pk=card_id, removed_at__isnull=True).first()
         game = game_lock(game_id=game_id)
-        seat = game.seats.filter(user_id=getattr(user, "pk", None)).values_list("position", flat=True).first()
+        user_id = getattr(user, "pk", None)
+        seats = game.seats.filter(user_id=user_id).values_list("position", flat=True) if user_id is not None else None
+        seat = seats.first() if seats is not None else None
         if seat is None or game.kind != "storyteller":
             raise GameError("not_a_player", _("You do not play in this game."), "forbidden")
         if card is None or not game.state or card.pk not in cards_seen(engine.from_dict(game.state), seat):
