@@ -91,6 +91,7 @@ def test_an_admin_imports_a_deck_and_a_player_is_dealt_its_cards(live_server, br
     player.goto(f"{base}/games/new/")
     player.select_option("#id_max_seats", "3")
     player.select_option("#id_deck", label="Sea dreams")
+    player.uncheck("input[name=with_bots]")  # a newcomer's form offers bots for the empty seats (issue 39)
     player.click("button[type=submit]")
     game = Game.objects.get(creator=anna)
     assert Deck.objects.get(pk=game.options["deck"]).slug == "sea-dreams"
