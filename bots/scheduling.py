@@ -31,7 +31,7 @@ from django.db import close_old_connections, connection, transaction
 from django.dispatch import receiver
 
 from games import signals
-from games.models import Game
+from games.models import Game, Seat
 from infrastructure.raw_sql import raw_sql
 from outbox.services import task_queue
 
@@ -61,7 +61,12 @@ def bots_awaited(*, kind, seats, before, after) -> list[int]:
     newly = [seat.user_id for seat in seats if seat.position in to_act and seat.position not in waited]
     if not newly:
         return []
+    if all(_SEAT_USER.is_cached(seat) for seat in seats):  # read with the seats under the lock: no query
+        return [seat.user_id for seat in seats if seat.user_id in newly and seat.user.is_bot]
     return list(_bots_among(newly))
+
+
+_SEAT_USER = Seat._meta.get_field("user")
 
 
 def _bots_among_sql(sql, user_ids):

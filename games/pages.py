@@ -16,16 +16,24 @@ seat is theirs. It is rendered once per version and language from the spectator'
 (what anyone may see, by construction), with a placeholder where a seat would be marked
 as the viewer's, and each viewer's board fills in its own: after an action, the other
 players' boards render only their own parts.
+
+A fetch of a version the viewer already has is answered 304 Not Modified: the board fragment and the API's
+view carry an ETag made from their key at the version (``view_etag``), and a request that names it in
+If-None-Match (a browser revalidating the board it keeps, a bot polling) gets no body (``not_modified``).
 """
 
+import hashlib
 import re
 import secrets
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
+from django.http import HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control
 from django.utils.safestring import SafeString, mark_safe
 
 from .models import Game, Seat
@@ -146,3 +154,32 @@ def cached_view(request, *, game: Game, seats: list[Seat], build, extra: str = "
         value = build(game, seats)
         keep(key, game, value)
     return value
+
+
+def view_etag(what: str, request, *, game: Game, extra: str = "") -> str:
+    """The ETag of ``what`` (a board, an API view) of ``game`` at its version as the request's user sees it: its
+    key, hashed (the key names the viewer; the header need not). A board holds the browser's CSRF token: its
+    tag follows the browser's CSRF cookie too, so a board kept from before a new token is not reused."""
+    if what == "board":
+        extra = f"{extra}:{request.COOKIES.get(settings.CSRF_COOKIE_NAME, '')}"
+    key = view_key(what, game=game, user=request.user, extra=extra)
+    return '"' + hashlib.blake2b(key.encode(), digest_size=16).hexdigest() + '"'
+
+
+def not_modified(request, etag: str) -> HttpResponseNotModified | None:
+    """304, with ``etag``, when the request's If-None-Match names it (or ``*``); else None."""
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return None
+    named = {tag.strip().removeprefix("W/") for tag in header.split(",")}
+    if etag not in named and "*" not in named:
+        return None
+    response = HttpResponseNotModified()
+    return tagged(response, etag)
+
+
+def tagged(response, etag: str):
+    """``response`` with its ETag, kept by the asking browser only and asked again each time (the version moves)."""
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response

@@ -15,7 +15,7 @@ from games import health, kinds, signals
 from .api.limits import rate_hit
 from .forms import GameCreateForm
 from .models import Game
-from .pages import board_html
+from .pages import board_html, not_modified, tagged, view_etag
 from .selectors.games import (
     game_create_defaults,
     game_get_for_viewer,
@@ -168,7 +168,11 @@ def detail(request, game_id: int):
 @require_GET
 def board_fragment(request, game_id: int):
     game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
-    return HttpResponse(board_html(request, game=game, seats=seats))
+    etag = view_etag("board", request, game=game)
+    unchanged = not_modified(request, etag)
+    if unchanged is not None:  # the browser has this version's board already
+        return unchanged
+    return tagged(HttpResponse(board_html(request, game=game, seats=seats)), etag)
 
 
 def invite(request, code: str):

@@ -63,6 +63,28 @@ def test_a_bot_still_awaited_is_not_sent_again_by_another_seat_s_action(deck, mo
     assert scheduling.bots_awaited(kind=kind, seats=seats, before=after, after=submitted) == []
 
 
+def test_the_bots_awaited_are_told_apart_without_a_query_when_the_seats_carry_their_users(
+    deck, django_assert_num_queries
+):
+    """After a player's action the seats come with their users (read under the lock): which of the newly asked
+    are bots is read from them, not asked of the database; seats without their users are still asked in SQL."""
+    game, person = _game_with_bots(seats=4)
+    kind = game.game_kind
+    state = kind.engine.from_dict(game.state)
+    storyteller = next(position for position in range(4) if position in kind.engine.to_act(state))
+    after = engine.give_clue(state, seat=storyteller, card=state.hands[storyteller][0], text="moon")
+    bots = {seat.user_id for seat in game.seats.filter(user__is_bot=True) if seat.position != storyteller}
+    with_users = list(game.seats.select_related("user"))
+    with django_assert_num_queries(0):
+        found = scheduling.bots_awaited(kind=kind, seats=with_users, before=state, after=after)
+    assert bots and set(found) == bots and len(found) == len(bots)
+    without_users = list(game.seats.all())
+    with django_assert_num_queries(1):
+        assert sorted(scheduling.bots_awaited(kind=kind, seats=without_users, before=state, after=after)) == sorted(
+            found
+        )
+
+
 def test_a_turn_is_played_once_and_not_after_the_phase_moved_on(deck):
     game, person = _game_with_bots()
     bot_seat = game.seats.filter(user__is_bot=True).first()

@@ -12,7 +12,7 @@ from ninja import Body, Query, Router, Status
 from pydantic import Field, TypeAdapter, create_model
 
 from games import kinds
-from games.pages import cached_view
+from games.pages import cached_view, not_modified, tagged, view_etag
 from games.selectors.games import game_get_for_viewer, game_view, games_listed, kind_of
 from games.services.errors import GameError
 from games.services.games import (
@@ -120,6 +120,12 @@ def view_response(request, game_id, status: int = 200) -> HttpResponse:
     dumps to Python objects and then through ``json.dumps`` (about twice the cost, on every action and view).
     The JSON is what is kept for the version, so a view asked again is neither built nor checked again."""
     game, seats = game_get_for_viewer(game_id=game_id, user=request.user)
+    extra = request.build_absolute_uri("/")  # its links are absolute
+    if request.method == "GET":  # a view asked again at the version the client has: 304, no body
+        etag = view_etag("api", request, game=game, extra=extra)
+        unchanged = not_modified(request, etag)
+        if unchanged is not None:
+            return unchanged
     body = cached_view(
         request,
         game=game,
@@ -127,9 +133,10 @@ def view_response(request, game_id, status: int = 200) -> HttpResponse:
         build=lambda game, seats: _view_json(
             view_out(game_view(game=game, seats=seats, user=request.user), request=request)
         ),
-        extra=request.build_absolute_uri("/"),  # its links are absolute
+        extra=extra,
     )
-    return HttpResponse(body, status=status, content_type="application/json; charset=utf-8")
+    response = HttpResponse(body, status=status, content_type="application/json; charset=utf-8")
+    return tagged(response, etag) if request.method == "GET" else response
 
 
 def _view_json(view: dict) -> bytes:

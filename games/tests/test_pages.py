@@ -389,3 +389,64 @@ def test_games_read_long_ago_are_let_go_when_another_is_kept(monkeypatch):
     # is too now, but stays until something else is kept; the third is given.
     assert list(recent.entries.entries) == [played[1].pk, played[2].pk]
     assert recent.get(played[2].pk, (played[2].version, "now")) is not None
+
+
+@pytest.mark.parametrize("via", ["api", "board"])
+def test_a_fetch_of_the_version_the_viewer_has_answers_304_and_a_new_version_200(via):
+    game, users = started_game(4, visibility="private")
+
+    def client_of(user):
+        if via == "api":
+            return Client(HTTP_AUTHORIZATION=f"Bearer {token_create(user=user, name='bot')[1]}")
+        client = signed_in(user)
+        client.get(reverse("games:detail", args=[game.pk]))  # the page first, as a browser: its CSRF cookie
+        return client
+
+    url = f"/api/v1/games/{game.pk}" if via == "api" else reverse("games:board", args=[game.pk])
+    viewer = client_of(users[1])
+    first = viewer.get(url, HTTP_HX_REQUEST="true")
+    etag = first["ETag"]
+    assert first.status_code == 200 and first.content and re.fullmatch(r'"[0-9a-f]{32}"', etag)
+    assert "private" in first["Cache-Control"] and "no-cache" in first["Cache-Control"]
+    with CaptureQueriesContext(connection) as queries:
+        again = viewer.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=f'"other", W/{etag}')
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    assert len(queries) <= 2  # the token or session's user aside: the version, nothing more
+    # Another viewer of the same version has another view, and so another tag: theirs is made, not 304.
+    other = client_of(users[2]).get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert other.status_code == 200 and other["ETag"] != etag and other.content
+    # Nobody who may not see the game learns anything from a tag: 404 as without one.
+    stranger = client_of(UserFactory()).get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert stranger.status_code == 404
+    # A move: the old tag no longer matches, the new version comes whole.
+    assert play_step(game, users, random.Random(5))
+    game.refresh_from_db()
+    moved = viewer.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200 and moved["ETag"] != etag
+    assert f"{game.version}" in re.findall(r'(?:"version": ?|data-version=")(\d+)', moved.content.decode())
+
+
+def test_a_board_kept_by_a_browser_is_not_reused_once_its_csrf_token_changed():
+    game, users = started_game(4)
+    client = signed_in(users[1])
+    client.get(reverse("games:detail", args=[game.pk]))
+    url = reverse("games:board", args=[game.pk])
+    etag = client.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    client.cookies["csrftoken"] = "x" * 32  # a new token (a new log-in rotates it): its forms need it
+    fresh = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200 and fresh["ETag"] != etag
+
+
+def test_the_answer_to_an_action_is_never_304():
+    game, users = started_game(4)
+    teller = users[0]
+    card = view_for(game, teller)["hand"][0]["id"]
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {token_create(user=teller, name='bot')[1]}")
+    response = client.post(
+        f"/api/v1/games/{game.pk}/actions",
+        {"type": "clue", "round": 1, "card": card, "text": "a fox"},
+        content_type="application/json",
+        HTTP_IF_NONE_MATCH="*",
+    )
+    assert response.status_code == 200 and response.json()["version"] == game.version + 1

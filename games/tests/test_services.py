@@ -349,3 +349,28 @@ class TestQueries:
         later = self._page_queries(client, small, small_users[0])
         many = self._page_queries(client, big, big_users[0])
         assert early == later == many
+
+
+class TestAnActionsStatements:
+    """What an action costs the database, held: a change of phase (a clue: the others asked to act) and an
+    action inside a phase (a card handed in while others still choose)."""
+
+    @staticmethod
+    def _statements(game, user, action) -> list[str]:
+        game.refresh_from_db()
+        with CaptureQueriesContext(connection) as queries:
+            game_act(game_id=game.pk, user=user, action=action, expected_round=game.round)
+        return [query["sql"] for query in queries.captured_queries]
+
+    def test_a_clue_and_a_card_take_so_many_statements_and_ask_nothing_of_the_users(self):
+        game, users = started_game(4)
+        teller = next(user for user in users if view_for(game, user)["you"]["to_act"])
+        card = view_for(game, teller)["hand"][0]["id"]
+        clue = self._statements(game, teller, {"type": "clue", "card": card, "text": "a fox"})
+        other = next(user for user in users if user != teller)
+        card = view_for(game, other)["hand"][0]["id"]
+        submit = self._statements(game, other, {"type": "submit", "cards": [card]})
+        # Which of those asked are bots is read from the seats' users, read with the seats under the lock.
+        assert not any('"is_bot"' in sql.partition(" WHERE ")[2] for sql in clue + submit), clue + submit
+        assert len(clue) <= 16, clue
+        assert len(submit) <= 10, submit

@@ -3,6 +3,7 @@ own card is hidden before an admin decides only on reports from established acco
 may ask for a review; "Keep" gives the card back; and a hand never runs short."""
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -16,7 +17,7 @@ from games.services.errors import GameError
 from games.services.games import game_create, game_join
 from games.tests.api.conftest import error_of
 from games.tests.api.openapi import CheckedClient
-from games.tests.factories import UserFactory, deck_with_cards
+from games.tests.factories import UserFactory, deck_with_cards, started_game
 from games.tests.play import play_step, view_for
 from storyteller.decks.services.reports import card_report, card_review_request, cards_keep, reporter_is_trusted
 from storyteller.engine import rules as engine
@@ -370,3 +371,38 @@ def test_the_migration_shows_again_the_site_cards_that_reports_hid():
     migrate(latest())
     assert Card.objects.get(pk=site_card.pk).hidden_at is None
     assert Card.objects.get(pk=own_card.pk).hidden_at is not None
+
+
+class TestTheReportFormOnTheBoard:
+    """The form is drawn once for a hand and the last round's cards in a language, and reused while the others play:
+    always the cards the viewer holds now, in the viewer's language, with the viewer's browser's CSRF token."""
+
+    @staticmethod
+    def _form(client, game) -> tuple[list[int], str, str]:
+        html = client.get(reverse("games:board", args=[game.pk]), HTTP_HX_REQUEST="true").content.decode()
+        form = html.split('id="card-report"', 1)[1].split("</details>", 1)[0]
+        token = form.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+        return [int(card) for card in re.findall(r'name="card" value="(\d+)"', form)], form, token
+
+    def test_it_follows_the_hand_and_the_language(self, dream, client):
+        game, users = started_game(3, deck=dream)
+        viewer = users[0]
+        client.force_login(viewer)
+        rng = random.Random(3)
+        seen = set()
+        for _ in range(14):  # two rounds: the viewer's hand changes with their own play and with each round
+            cards, form, token = self._form(client, game)
+            state = state_of(game)
+            revealed = view_for(game, viewer)["last_round"]
+            assert cards == [
+                *state.hands[game.seats.get(user=viewer).position],
+                *(card["id"] for card in (revealed["table"] if revealed else []) if card["id"]),
+            ]
+            assert re.fullmatch(r"[A-Za-z0-9]{64}", token)  # the browser's own token (masked), not the placeholder
+            assert "fabula-csrf-" not in form and "Report the card" in form
+            seen.add(tuple(cards))
+            play_step(game, users, rng)
+        assert len(seen) > 2
+        client.cookies["django_language"] = "fr"
+        _cards, form, _token = self._form(client, game)
+        assert "Report the card" not in form
