@@ -96,7 +96,14 @@ def lighthouse(url: str, *, cookie: str | None, report: Path) -> dict[str, int]:
     ]  # fmt: skip
     if cookie:
         command.append("--extra-headers=" + json.dumps({"Cookie": cookie}))
-    subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": CHROME}, timeout=300)
+    # Lighthouse now and then fails to record a load's trace ("NO_NAVSTART", a known flake of its own): up to
+    # three tries, then give up.
+    for attempt in (1, 2, 3):
+        done = subprocess.run(command, env={**os.environ, "CHROME_PATH": CHROME}, timeout=300)
+        if done.returncode == 0:
+            break
+        if attempt == 3:
+            done.check_returncode()
     result = json.loads(report.read_text())
     return {name: round(100 * (result["categories"][name]["score"] or 0)) for name in CATEGORIES}
 

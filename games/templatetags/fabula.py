@@ -74,14 +74,24 @@ def zoom_button() -> SafeString:
 
 
 @register.simple_tag
-def card_picture(card: dict, *, zoom: bool = True, lazy: bool = True, css_class: str = "") -> SafeString:
+def card_picture(
+    card: dict, *, zoom: bool = True, lazy: bool = True, priority: bool = False, css_class: str = ""
+) -> SafeString:
     """A picture card as every page draws it: its image, its description (``alt``, marked with the language it
     is written in when that is not the page's, ``alt_lang``) and, unless ``zoom`` is off, the button that opens
-    it large. One tag for the dozen places a card is drawn; each card's HTML is made once per language."""
+    it large; ``priority``: fetched first, the page's main picture (the vote's table). One tag for the dozen places a
+    card is drawn; each card's HTML is made once per language."""
     if not card.get("image"):  # removed, or hidden after reports: a grey placeholder that says so
         return _card_placeholder(card.get("alt") or "", css_class)
     return _card_picture(
-        card["image"], card["alt"], card.get("alt_lang") or "", zoom, lazy, css_class, get_language() if zoom else ""
+        card["image"],
+        card["alt"],
+        card.get("alt_lang") or "",
+        zoom,
+        lazy and not priority,
+        priority,
+        css_class,
+        get_language() if zoom else "",
     )
 
 
@@ -96,14 +106,15 @@ def _card_placeholder(text, css_class) -> SafeString:
 
 
 @functools.lru_cache(maxsize=settings.FABULA_CARD_PICTURES_ENTRIES)
-def _card_picture(image, alt, alt_lang, zoom, lazy, css_class, language) -> SafeString:
+def _card_picture(image, alt, alt_lang, zoom, lazy, priority, css_class, language) -> SafeString:
     return format_html(
-        '<img{} src="{}" alt="{}"{}{}>{}',
+        '<img{} src="{}" alt="{}"{}{}{}>{}',
         format_html(' class="{}"', css_class) if css_class else "",
         image,
         alt,
         format_html(' lang="{}"', alt_lang) if alt_lang else "",
         mark_safe(' loading="lazy"') if lazy else "",  # noqa: S308 (a constant)
+        mark_safe(' fetchpriority="high"') if priority else "",  # noqa: S308 (a constant)
         _zoom_button(language) if zoom else "",
     )
 

@@ -30,3 +30,9 @@ def test_hostile_words_are_escaped():
     html = draw("{% card_picture card zoom=False %}", card=card)
     assert "<script>" not in html and "<b>" not in html and 'onerror="' not in html
     assert "&lt;script&gt;" in html and "&quot; onerror=&quot;" in html
+
+
+def test_the_pages_main_picture_is_fetched_first_and_never_lazily():
+    # the vote's table (storyteller's play.html): Lighthouse's largest paint on a phone
+    html = draw("{% card_picture card zoom=False priority=True %}", card=CARD)
+    assert html == '<img src="/media/cards/1.webp" alt="A fox in the snow" fetchpriority="high">'
