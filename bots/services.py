@@ -130,9 +130,7 @@ def game_with_bots_create(*, creator, kind: str | None = None, level: str | None
             pace=Game.Pace.LIVE,
             visibility=Game.Visibility.PRIVATE,
         )
-        for _seat in range(PLAY_NOW_BOTS):
-            game = game_bot_add(game_id=game.pk, user=creator, level=level)
-    return game
+        return game_seats_fill_with_bots(game_id=game.pk, creator=creator, level=level)
 
 
 def phase_key_json(key: tuple) -> list:
