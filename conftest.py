@@ -143,5 +143,10 @@ def pytest_configure(config):
 
 
 def pytest_itemcollected(item):
-    if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())) or item.nodeid.startswith(SLOW_TESTS):
+    fixtures = getattr(item, "fixturenames", ())
+    if SLOW_FIXTURES.intersection(fixtures) or item.nodeid.startswith(SLOW_TESTS):
         item.add_marker(pytest.mark.slow)
+    # A browser on the real server: its pages hear the changes through the channel layer (Redis on CI's
+    # second pass), which a browser on Django's in-process live server does not cross.
+    if "asgi_server" in fixtures and item.get_closest_marker("browser") is not None:
+        item.add_marker(pytest.mark.live)

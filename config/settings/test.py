@@ -38,6 +38,10 @@ if CHANNEL_LAYERS["default"]["BACKEND"] == "infrastructure.layers.LocalSocketCha
     CHANNEL_LAYERS["default"]["CONFIG"]["folder"] = (
         VAR_DIR / "live-test" / os.environ.get("PYTEST_XDIST_WORKER", "main")
     )
+else:
+    # And on Redis, whose channels every worker shares: one worker's lobby is not another's (a socket
+    # on "the lobby" heard the games another worker's tests made).
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "asgi-" + os.environ.get("PYTEST_XDIST_WORKER", "main")
 # Request counts in this process's memory, cleared before each test (conftest.py): ids and tokens
 # repeat across tests, and a count must not carry over into the next test.
 CACHES["rates"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "fabula-test-rates"}

@@ -1,4 +1,5 @@
-"""The "slow" marker that `bin/test --fast` leaves out, put on in one place (the root conftest.py)."""
+"""The markers put on in one place (the root conftest.py): "slow", which `bin/test --fast` leaves out, and
+"live", the browser tests that CI's PostgreSQL and Redis pass keeps."""
 
 import types
 from pathlib import Path
@@ -9,13 +10,17 @@ import conftest
 
 
 class Item:
-    def __init__(self, nodeid: str, fixturenames=()):
+    def __init__(self, nodeid: str, fixturenames=(), marked=()):
         self.nodeid = nodeid
         self.fixturenames = list(fixturenames)
+        self.marked = set(marked)  # the markers the test carries itself (its module's pytestmark)
         self.marks = []
 
     def add_marker(self, mark):
         self.marks.append(mark.name)
+
+    def get_closest_marker(self, name):
+        return name if name in self.marked else None
 
 
 @pytest.mark.parametrize(
@@ -36,6 +41,20 @@ def test_a_test_is_slow_by_its_fixture_or_its_name_in_the_list(nodeid, fixtures,
     item = Item(nodeid, fixtures)
     conftest.pytest_itemcollected(item)
     assert item.marks == (["slow"] if slow else [])
+
+
+@pytest.mark.parametrize(
+    ("fixtures", "marked", "marks"),
+    [
+        (("asgi_server", "browser"), {"browser"}, ["slow", "live"]),  # a browser on the real server
+        (("live_server", "browser"), {"browser"}, []),  # a browser on Django's in-process server
+        (("asgi_server",), set(), ["slow"]),  # the real server without a browser
+    ],
+)
+def test_a_browser_test_on_the_real_server_is_live(fixtures, marked, marks):
+    item = Item("games/tests/live/test_pages.py::test_x", fixtures, marked)
+    conftest.pytest_itemcollected(item)
+    assert item.marks == marks
 
 
 def test_every_name_in_the_list_is_there_and_a_stale_one_stops_the_run(monkeypatch):

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.services.games import game_act
-from games.tests.browser import assert_accessible, log_in
+from games.tests.browser import assert_accessible, finish_animations, log_in
 from games.tests.browser import screenshot as artefact_screenshot
 from games.tests.factories import started_game
 from games.tests.play import view_for
@@ -152,7 +152,7 @@ def test_the_reveal_tops_the_board_and_the_vote_fits_a_phone(live_server, browse
     assert rows.first.evaluate(animation) == "reveal-slide"
     assert rows.first.locator(".breakdown-gain").evaluate(animation) == "reveal-pop"
     # The screenshot and the checks below see the rows where the animations leave them.
-    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
+    finish_animations(page)
     screenshot(page, f"reveal-{name}")
     # Every card of the revealed table in sight, none to scroll sideways to (issue 39), the storyteller's marked.
     table = reveal.locator(".table-cards")
