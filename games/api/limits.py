@@ -11,6 +11,8 @@ request is let through while the slices that cover the whole period up to now (t
 little more than the period) hold at most the rate, the request included. So no span of one period ever
 lets more than the rate through, wherever it starts (a fixed window let twice the rate through across its
 edge). Refused requests count too: a caller that keeps hammering stays refused until it slows down.
+Without Redis, a request reads two keys besides its own slice's (``_earlier_counts``): the older slices are
+closed, read once a slice and kept for it.
 """
 
 import hashlib
@@ -69,11 +71,27 @@ def rate_hit_key(scope: str, ident: str) -> None:
         count, counts = cache.hit_reading(f"{key}{current}", timeout=timeout, others=earlier)
     else:
         count = _hit(cache, f"{key}{current}", timeout)
-        found = cache.get_many(earlier)
-        counts = [int(found.get(one) or 0) for one in earlier]
+        counts = _earlier_counts(cache, key, current, earlier, width)
     slices = [count, *counts]  # newest first
     if sum(slices) > limit:
         raise Throttled(wait=_wait(slices, limit, current, width, now))
+
+
+def _earlier_counts(cache, key: str, current: int, earlier: list[str], width: float) -> list[int]:
+    """The counts of the window's earlier slices, newest first: the one just before the current read each time,
+    the older ones (closed: no request counts in them any more) kept under a key of the current slice's, read
+    from their own keys once a slice. So a request reads two keys, not ``SLICES``; the counts are the same, and
+    live in the same cache (emptied with it). A request that had taken its slice's number before the edge and
+    counts in it after is still counted, in the slice just before; only one delayed past a whole slice would
+    not be."""
+    closed_key = f"{key}closed:{current}"
+    found = cache.get_many([earlier[0], closed_key])
+    closed = found.get(closed_key)
+    if closed is None:
+        older = cache.get_many(earlier[1:])
+        closed = [int(older.get(one) or 0) for one in earlier[1:]]
+        cache.set(closed_key, closed, timeout=math.ceil(width) + 1)
+    return [int(found.get(earlier[0]) or 0), *closed]
 
 
 def _hit(cache, key: str, timeout: int) -> int:

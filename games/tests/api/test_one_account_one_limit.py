@@ -2,6 +2,7 @@
 sessions (the address when anonymous), in a window that lets no more than the rate through in any minute;
 an account holds at most 10 tokens."""
 
+import hashlib
 import json
 
 import pytest
@@ -181,6 +182,29 @@ class TestTheWindowSlides:
         later = [1_800_000_000.0 + 66.0]  # past the period and its oldest slice
         passed = self.through(monkeypatch, burst + later, rate=(20, 60))
         assert len(passed) == 21 and passed[-1] == later[0]
+
+    def test_the_older_slices_are_read_once_a_slice_and_still_count(self, monkeypatch):
+        """A request reads the slice just before its own and the closed ones kept for its slice (issue 41): two
+        keys, not twelve; a burst slices ago still refuses, and a new slice reads the closed ones afresh."""
+        from django.core.cache import caches
+
+        cache = caches["rates"]
+        cache.clear()
+        read: list[int] = []
+        get_many = cache.get_many
+        monkeypatch.setattr(cache, "get_many", lambda keys, *args, **kwargs: read.append(len(keys)) or get_many(keys))
+        start = 1_800_000_000.0
+        burst = [start + n * 0.01 for n in range(20)]  # the whole rate, in the first slice
+        later = [start + 5 * 2.5 + n * 0.01 for n in range(5)]  # three slices on (5 s each): refused
+        passed = self.through(monkeypatch, burst + later, rate=(20, 60))
+        assert len(passed) == 20 and all(moment < later[0] for moment in passed)
+        # The first request of each slice reads the 11 closed ones; every other reads 2 keys.
+        assert read == [2, 11] + [2] * 19 + [2, 11] + [2] * 4
+        # Without what was kept for the slice, its own keys give the same counts: still refused.
+        digest = hashlib.sha256(b"user:1").hexdigest()[:32]
+        assert cache.delete(f"api-rate:actions:{digest}:closed:{int(later[-1] // 5)}")
+        assert self.through(monkeypatch, [later[-1] + 0.01], rate=(20, 60)) == []
+        assert read[-1] == 11
 
 
 class TestTokensPerAccount:
