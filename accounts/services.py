@@ -73,26 +73,25 @@ def token_revoke(*, user, token_id) -> bool:
 @raw_sql(
     lambda sql, key_hash: sql.select(ApiToken, where=f"{sql.column(ApiToken, 'key_hash')} = %s", params=[key_hash]),
     model=ApiToken,
+    related=["user"],
 )
 def _token(key_hash: str):
-    """The token with this hash (at most one: the hash is unique); the API's every request asks it, so its
-    SQL is written once."""
-    return ApiToken.objects.filter(key_hash=key_hash)
+    """The token with this hash (at most one: the hash is unique), its user read with it; the API's every request
+    asks it, so its SQL is written once."""
+    return ApiToken.objects.filter(key_hash=key_hash).select_related("user")
 
 
 def token_authenticate(*, raw: str, now=None) -> ApiToken | None:
-    """The live token with this secret (its user loaded), or None."""
+    """The live token with this secret, its user loaded, or None (no such token, or its user inactive).
+
+    One statement: the token and its user as the database has them now, so that a revoked token, or a user made
+    inactive or deleted, is refused at the very next request in every process (nothing of it is kept between
+    requests), with no read of the users' cache besides."""
     if not isinstance(raw, str) or not raw or len(raw) > TOKEN_MAX_LENGTH:
         return None
     token = next(iter(_token(token_hash(raw))), None)
-    if token is None:
+    if token is None or not CachedModelBackend().user_can_authenticate(token.user):
         return None
-    # Its user as a signed-in page's is read: from the cache, dropped there when the user is saved or
-    # deleted (accounts.backends); None for an inactive one.
-    user = CachedModelBackend().get_user(token.user_id)
-    if user is None:
-        return None
-    token.user = user
     now = now or timezone.now()
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_PRECISION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)

@@ -32,6 +32,7 @@ CPU per action with its refreshes).
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -118,6 +119,24 @@ def prepare_environment(workdir: Path) -> str | None:
         connection.execute(f'CREATE DATABASE "{name}"')
     os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + name))
     return name
+
+
+@contextlib.contextmanager
+def throwaway_site(prefix: str):
+    """A benchmark's work folder and fresh database (``prepare_environment``), and a list for the servers it starts:
+    yields (folder, servers); at the end, whatever happened, the servers are stopped, the database dropped and the
+    folder removed."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    bench_database = prepare_environment(workdir)
+    servers: list = []
+    try:
+        yield workdir, servers
+    finally:
+        for server in servers:
+            server.stop()
+        if bench_database:
+            drop_database(bench_database)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def drop_database(name: str) -> None:
@@ -475,10 +494,15 @@ def figures(seconds: list[float]) -> dict:
     }
 
 
+def stat_cpu_seconds(stat: Path) -> float:
+    """User and system CPU time in a /proc ``stat`` file (a process's or one of its threads', Linux)."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float:
     """User and system CPU time a process and its living children have used so far (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = stat_cpu_seconds(Path(f"/proc/{pid}/stat"))
     children = set()
     for task in Path(f"/proc/{pid}/task").glob("*/children"):
         children.update(int(child) for child in task.read_text().split())
@@ -549,65 +573,58 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    workdir = Path(tempfile.mkdtemp(prefix="fabula-bench-"))
-    bench_database = prepare_environment(workdir)
-    servers = []
-    try:
-        import django
+    with throwaway_site("fabula-bench-") as (workdir, servers):
+        try:
+            import django
 
-        django.setup()
-        from django.conf import settings
-        from django.db import connection
+            django.setup()
+            from django.conf import settings
+            from django.db import connection
 
-        from games.tests.live.server import AsgiServer, free_port
+            from games.tests.live.server import AsgiServer, free_port
 
-        print(f"setting up {args.games} games ({connection.vendor}) ...", flush=True)
-        games = make_games(args)
-        for index in range(args.servers):
-            server = AsgiServer(
-                env=dict(os.environ), port=free_port(), log_path=workdir / f"server-{index}.log", server=args.server
-            )
-            server.start()
-            servers.append(server)
-        setup = {
-            "servers": args.servers,
-            "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
-            "database": connection.vendor,
-            "cores": os.cpu_count(),
-            "load_before": os.getloadavg()[0],
-        }
-        print("baseline ...", flush=True)
-        baseline = asyncio.run(run_baseline(games, args))
-        print("live ...", flush=True)
-        asyncio.run(open_pages(games, servers))
-        marks = {}
+            print(f"setting up {args.games} games ({connection.vendor}) ...", flush=True)
+            games = make_games(args)
+            for index in range(args.servers):
+                server = AsgiServer(
+                    env=dict(os.environ), port=free_port(), log_path=workdir / f"server-{index}.log", server=args.server
+                )
+                server.start()
+                servers.append(server)
+            setup = {
+                "servers": args.servers,
+                "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
+                "database": connection.vendor,
+                "cores": os.cpu_count(),
+                "load_before": os.getloadavg()[0],
+            }
+            print("baseline ...", flush=True)
+            baseline = asyncio.run(run_baseline(games, args))
+            print("live ...", flush=True)
+            asyncio.run(open_pages(games, servers))
+            marks = {}
 
-        def mark(what):
-            marks[what] = (sum(cpu_seconds(server.process.pid) for server in servers), time.monotonic())
+            def mark(what):
+                marks[what] = (sum(cpu_seconds(server.process.pid) for server in servers), time.monotonic())
 
-        mark("before")
-        live = asyncio.run(run_live(games, args, servers, on_open=lambda: mark("open")))
-        mark("after")
-        if live.answered:
-            # An action's cost counts from the moment every page's socket is open: opening them (a
-            # session, a user and a visibility check each) is a page load's cost, reported on its own.
-            (cpu_before, _), (cpu_open, started), (cpu_after, ended) = marks["before"], marks["open"], marks["after"]
-            sockets = sum(len(players) for players in games)
-            setup["server_cpu_per_socket"] = (cpu_open - cpu_before) / sockets
-            setup["server_cpu_per_action"] = (cpu_after - cpu_open) / len(live.answered)
-            setup["server_cpu_per_action_with_sockets"] = (cpu_after - cpu_before) / len(live.answered)
-            setup["actions_per_second"] = len(live.answered) / (ended - started)
-        return 0 if report(args, setup, baseline, live) else 1
-    except Exception:
-        for log in sorted(workdir.glob("server-*.log")):
-            print(f"--- the end of {log.name}:\n{log.read_text()[-3000:]}", file=sys.stderr)
-        raise
-    finally:
-        for server in servers:
-            server.stop()
-        if bench_database:
-            drop_database(bench_database)
-        shutil.rmtree(workdir, ignore_errors=True)
+            mark("before")
+            live = asyncio.run(run_live(games, args, servers, on_open=lambda: mark("open")))
+            mark("after")
+            if live.answered:
+                # An action's cost counts from the moment every page's socket is open: opening them (a
+                # session, a user and a visibility check each) is a page load's cost, reported on its own.
+                (cpu_before, _), (cpu_open, started) = marks["before"], marks["open"]
+                cpu_after, ended = marks["after"]
+                sockets = sum(len(players) for players in games)
+                setup["server_cpu_per_socket"] = (cpu_open - cpu_before) / sockets
+                setup["server_cpu_per_action"] = (cpu_after - cpu_open) / len(live.answered)
+                setup["server_cpu_per_action_with_sockets"] = (cpu_after - cpu_before) / len(live.answered)
+                setup["actions_per_second"] = len(live.answered) / (ended - started)
+            return 0 if report(args, setup, baseline, live) else 1
+        except Exception:
+            for log in sorted(workdir.glob("server-*.log")):
+                print(f"--- the end of {log.name}:\n{log.read_text()[-3000:]}", file=sys.stderr)
+            raise
 
 
 if __name__ == "__main__":

@@ -6,6 +6,11 @@ The socket only forwards ``games.services.events`` messages: ids, versions and
 counts. The page then fetches its own fragments over HTTP, rendered for that
 viewer (DESIGN.md: notify, then fetch).
 
+Once open, a game page's socket first says ``hello``: its game's version as it stands
+now that the socket hears every later change. The page fetches its board only if it
+shows an older one (a page that has just loaded most often shows that very version,
+and fetched it again for nothing before).
+
 The session authenticates the socket and ``AllowedHostsOriginValidator`` in
 ``config.asgi`` refuses a foreign Origin before this consumer runs.
 """
@@ -17,7 +22,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import Http404
 
-from .selectors.games import game_get_for_viewer
+from .selectors.games import game_get_for_viewer, game_version
 from .services.events import LOBBY_GROUP, game_group, user_group
 
 # What each message type may carry to a browser. Whatever else a group message
@@ -26,6 +31,7 @@ FIELDS = {
     "game.changed": ("type", "game", "version"),
     "notifications.changed": ("type", "unread"),
     "chat.changed": ("type", "game"),
+    "hello": ("type", "game", "version"),
 }
 
 # Close code for a page that asks to follow a game it may not see: the
@@ -40,6 +46,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         groups = []
         if user is not None and user.is_authenticated:
             groups.append(user_group(user.pk))
+        game_id = None
         if "game" in params:
             game_id = await self._followable_game(params["game"][0], user)
             if game_id is None:
@@ -54,6 +61,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         self.groups = groups  # the base class leaves them on disconnect
         await self.accept()
+        if game_id is not None:
+            # Read once the groups are joined: a change made after this read reaches the socket as a message.
+            version = await self._game_version(game_id)
+            if version is not None:
+                await self._forward({"type": "hello", "game": game_id, "version": version})
 
     # Pages only listen: the base class's receive() ignores what a client sends.
 
@@ -91,3 +103,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except (Http404, ValueError):
             return None
         return game.pk
+
+    @database_sync_to_async
+    def _game_version(self, game_id: int) -> int | None:
+        found = game_version(game_id=game_id)
+        return None if found is None else found[0]

@@ -64,6 +64,13 @@ class KindTemplates:
     head (a style sheet); ``options``: a line on the board about the game's options;
     ``lobby``: the game's house rules in its row of the lobby (``game``: from its
     options alone, no view is built there).
+
+    The board's partials (``play``, ``phase``, ``waiting``, ``reveal``, ``options``) see the
+    board's context (games.pages.board_html): ``game``, ``view`` (the viewer's), ``user``,
+    ``request``, ``urls`` (``urls.act``: where a form posts an action; ``urls.board``),
+    ``fragment`` (the key of what every viewer of this version sees alike, in this
+    language and time zone, for ``{% cache %}``) and a CSRF token for ``{% csrf_token %}``;
+    no context processor runs for a board.
     """
 
     play: str
@@ -284,8 +291,9 @@ class GameKind:
         """What tells this phase apart from every other of the game: a new key, a new deadline."""
         return (state.round, str(state.phase))
 
-    def record(self, *, game: Game, before: Any, after: Any, now: datetime) -> None:
-        """Write the rows of what the change from ``before`` (None: the start) to ``after`` settled."""
+    def record(self, *, game: Game, before: Any, after: Any, now: datetime, seats: list | None = None) -> None:
+        """Write the rows of what the change from ``before`` (None: the start) to ``after`` settled. ``seats``: the
+        game's seats as the service read them under the game's lock, when it did (else None: read them if needed)."""
 
     def round_scored(self, state: Any) -> bool:
         """Whether a round of the game in ``state`` has been scored. A game that ends before its first

@@ -22,6 +22,7 @@ view carry an ETag made from their key at the version (``view_etag``), and a req
 If-None-Match (a browser revalidating the board it keeps, a bot polling) gets no body (``not_modified``).
 """
 
+import functools
 import hashlib
 import re
 import secrets
@@ -32,9 +33,12 @@ from django.core.cache import caches
 from django.http import HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import SafeString, mark_safe
+
+from infrastructure.caches import register as register_cache
 
 from .models import Game, Seat
 from .selectors.games import game_view
@@ -111,11 +115,29 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
             "csrf_token": CSRF_SLOT,
             # What the same for every viewer of this version (in this language and time zone) is cached under.
             "fragment": view_key("fragment", game=game),
+            "urls": game_urls(game.pk),
+            # All a board reads of the request: no context processor runs for it (render_to_string is given none).
+            "request": request,
+            "user": request.user,
         }
-        html = render_to_string(BOARD_TEMPLATE, context, request)
+        html = render_to_string(BOARD_TEMPLATE, context)
         if not error:  # an error belongs to one answer only
             keep(key, game, html)
     return mark_safe(html.replace(CSRF_SLOT, get_token(request)))  # noqa: S308 (rendered by our templates)
+
+
+def game_urls(game_pk: int) -> dict[str, str]:
+    """The addresses a board of the game posts to and is fetched from (``urls.act``, ``urls.board``): reversed once
+    per game (a board names the action's address in each of its forms)."""
+    return _game_urls(game_pk, get_script_prefix())
+
+
+@functools.lru_cache(maxsize=settings.FABULA_RECENT_GAMES_ENTRIES)
+def _game_urls(game_pk: int, _prefix: str) -> dict[str, str]:
+    return {"act": reverse("games:act", args=[game_pk]), "board": reverse("games:board", args=[game_pk])}
+
+
+register_cache("games.pages._game_urls", _game_urls.cache_clear)
 
 
 def table_html(*, game: Game, seats: list[Seat], you: dict | None) -> SafeString:

@@ -241,16 +241,33 @@ def run_on_loop(function, *args):
     0.3 ms of a request's thread and of the loop for each message. Here the coroutine runs in a copy of
     this thread's context (``run_coroutine_threadsafe``) and nothing is copied back, so it is only for
     coroutines that neither set context variables this thread then reads nor call back into synchronous
-    code: sending to the channel layer. Where no server loop runs this work (a Celery worker, a management
-    command, a test), it is ``async_to_sync``."""
+    code: sending to the channel layer. Where no server loop runs this work (a Celery worker, beat, a management
+    command, a test), the coroutine runs on a loop of its own in this very thread, closed after it
+    (``_on_own_loop``): what ``async_to_sync`` does there too, but without the thread it starts for each call
+    (some 1.3 ms of CPU a call against 0.2 ms, every action a bot plays in a worker). A thread that runs a loop
+    of its own already cannot run another: there it is ``async_to_sync`` (which refuses it, as before)."""
     loop = server_loop.get()
-    if (
-        loop is None
-        or not loop.is_running()
-        or _running_loop() is not None  # this thread is a loop's own: async_to_sync refuses it
-    ):
+    if _running_loop() is not None:  # this thread is a loop's own: async_to_sync refuses it
         return async_to_sync(function)(*args)
+    if loop is None or not loop.is_running():
+        return _on_own_loop(function(*args))
     return asyncio.run_coroutine_threadsafe(function(*args), loop).result()
+
+
+def _on_own_loop(coroutine):
+    """Run ``coroutine`` to its end on a new event loop in this thread, then close the loop (its async
+    generators and default executor finished first, as ``asyncio.run`` does), and give its result or raise its
+    exception. Unlike ``asyncio.run`` it leaves the thread's current event loop as it was (``set_event_loop``
+    untouched)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        try:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.run_until_complete(loop.shutdown_default_executor())
+        finally:
+            loop.close()
 
 
 def _running_loop():

@@ -332,6 +332,81 @@ def raw_sql_update(model, where: Callable):
     return lambda build: PreparedUpdate(build, model, where)
 
 
+INSERT_VALUES_AT_MOST = 999
+
+
+class PreparedInsert:
+    """``model.objects.bulk_create(rows)`` as ``INSERT INTO <model's table> (<columns>) VALUES (...), ...``, its text
+    written once per number of rows (as many statements as 999 values a statement ask):
+
+        _moves_insert = raw_sql_insert(Move)
+        _moves_insert([Move(game=game, seat=seat, round=1, kind="clue", payload={}, version=7)])  # rows written
+
+    Each value is made ready as the ORM's INSERT makes it: the field's ``pre_save`` for an added row (an
+    ``auto_now_add`` time set on the instance) and then its ``get_db_prep_save``. The primary key is left to the
+    database and not read back (no RETURNING: the instances keep ``pk`` None), so it is for rows nothing reads again
+    in the same request; as ``bulk_create``, it sends no ``pre_save`` or ``post_save``. A database error (a
+    constraint) is Django's, as the ORM raises it, and marks the transaction for rollback."""
+
+    def __init__(self, model):
+        meta = model._meta
+        if meta.parents:
+            raise ValueError(f"{meta.label}: a raw SQL insert writes one table, not a model with parents")
+        self.model = model
+        self.fields = _inserted_fields(model)
+        if meta.pk.get_internal_type() not in ("AutoField", "BigAutoField", "SmallAutoField"):
+            raise ValueError(f"{meta.label}: a raw SQL insert leaves the primary key to the database")
+        for field in self.fields:
+            if hasattr(field, "get_placeholder") or getattr(field, "generated", False):
+                raise ValueError(f"{model_label(field)} cannot be written by a raw SQL insert")
+
+    def __call__(self, rows, *, using: str = DEFAULT_DB_ALIAS) -> int:
+        rows = list(rows)
+        if not rows:
+            return 0
+        connection = connections[using]
+        params = []
+        for row in rows:
+            if not isinstance(row, self.model) or row.pk is not None:
+                raise TypeError(f"a raw SQL insert of {self.model._meta.label} takes new rows of it, not {row!r}")
+            for field in self.fields:
+                value = field.pre_save(row, True)
+                if hasattr(value, "resolve_expression"):
+                    raise TypeError(f"{model_label(field)}: a raw SQL insert writes values, not {value!r}")
+                params.append(field.get_db_prep_save(value, connection=connection))
+        width = len(self.fields)
+        # At most 999 values a statement: the fewest any SQLite takes (SQLITE_MAX_VARIABLE_NUMBER before 3.32).
+        per_statement = max(1, INSERT_VALUES_AT_MOST // width)
+        with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
+            for start in range(0, len(rows), per_statement):
+                count = min(per_statement, len(rows) - start)
+                text = _insert_sql(using, self.model, count)
+                cursor.execute(text, params[start * width : (start + count) * width])
+        return len(rows)
+
+
+def _inserted_fields(model) -> list:
+    """The fields a new row of ``model`` writes, in the INSERT's order: every concrete one but the primary key."""
+    meta = model._meta
+    return [field for field in meta.concrete_fields if field is not meta.pk]
+
+
+@functools.cache
+def _insert_sql(alias: str, model, count: int) -> str:
+    quote = connections[alias].ops.quote_name
+    columns = [quote(field.column) for field in _inserted_fields(model)]
+    row = f"({', '.join(['%s'] * len(columns))})"
+    return f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(columns)}) VALUES {', '.join([row] * count)}"
+
+
+register("infrastructure.raw_sql._insert_sql", _insert_sql.cache_clear)  # one text per model, database and size
+
+
+def raw_sql_insert(model) -> PreparedInsert:
+    """A ``PreparedInsert`` of ``model``'s new rows."""
+    return PreparedInsert(model)
+
+
 class SqlValues(NamedTuple):
     """How a value goes into hand-written SQL on one database, as the ORM would write it into a field of that type
     (a parameter of ``cursor.execute``, or a row of PostgreSQL's COPY)."""

@@ -16,7 +16,7 @@ from django.db.models import Count
 from games.kinds import GameKind
 from games.models import Game, Seat
 from games.services import events
-from infrastructure.raw_sql import raw_sql, raw_sql_update
+from infrastructure.raw_sql import raw_sql, raw_sql_insert, raw_sql_update
 from outbox.services import task_queue
 
 from .models import Notice, Notification, Turn
@@ -57,17 +57,18 @@ def notify_game_change(
     else:
         asked_already = set(_asked_already(seat_ids, key))
         newly_asked = [seat for seat in waiting if seat.pk not in asked_already]
-        Turn.objects.bulk_create(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
+        _turns_insert(Turn(seat=seat, phase_key=key, asked=asked, asked_at=now) for seat in newly_asked)
         if game.status == Game.Status.ACTIVE:
             turn_pushes_queue(game=game, phase_key=key, seats=newly_asked)
-    if deadline_moved or newly_asked:
-        # A new deadline (a new phase, a pause, a resumed game), or turns made just now.
+    if (deadline_moved or newly_asked) and game.pace == Game.Pace.ASYNC:
+        # A new deadline (a new phase, a pause, a resumed game), or turns made just now. (A live game's turns hold
+        # no reminder time, ever: ``_remind_at``, and its pace never changes; nothing to move.)
         _open_turns(seat_ids, remind_at=_remind_at(game))
     # What asked a player to act closes once they have acted or the phase is over: the bell lists only what
     # still waits for them (a new phase's "your turn" comes below).
     done = [seat.user_id for seat in seats if not seat.to_act]
-    if done and _asking_unread(game.pk, done, read_at=now):
-        _tell(done)
+    # Whose bell changed: one count for them all, once the change's notes are in (below).
+    told = set(done) if done and _asking_unread(game.pk, done, read_at=now) else set()
 
     def note(seat, kind, **fields):
         fields.setdefault("round", after.round)
@@ -87,7 +88,8 @@ def notify_game_change(
             notes += [
                 note(seat, Notification.Kind.ROUND_REVEALED, round=number) for seat in seats if not seat.has_resigned
             ]
-    _deliver(notes)
+    told.update(_deliver_rows(notes))
+    _tell(sorted(told))
 
 
 def notify_player_joined(*, game: Game, user, seats: list[Seat], now: datetime) -> None:
@@ -187,12 +189,17 @@ ASKING = (Notification.Kind.YOUR_TURN, Notification.Kind.GAME_STARTED, Notificat
 
 
 def _deliver(notes) -> None:
+    """``_deliver_rows``, and after commit each player concerned hears their unread count."""
+    _tell(_deliver_rows(notes))
+
+
+def _deliver_rows(notes) -> list[int]:
     """One unread item per player and game, brought up to date as the game moves: a game
     that waits for someone shows once in their bell, not once per phase it went through.
 
     A change's weightiest note per player replaces what that player has not read yet of
     the game (the database holds one unread row per player and game); read rows stay as
-    the history of the list.
+    the history of the list. Returns the players whose bell changed (to tell: ``_tell``).
     """
     newest: dict[tuple[int, int], Notification] = {}
     for note in notes:
@@ -200,7 +207,7 @@ def _deliver(notes) -> None:
         if key not in newest or _WEIGHT[note.kind] > _WEIGHT[newest[key].kind]:
             newest[key] = note
     if not newest:
-        return
+        return []
     unread = {
         (row.user_id, row.game_id): row
         for row in _unread_of(
@@ -221,8 +228,8 @@ def _deliver(notes) -> None:
         changed.setdefault(values, []).append(row.pk)
     for values, pks in changed.items():
         _notifications(pks, **dict(values))
-    Notification.objects.bulk_create(new)
-    _tell(sorted({user_id for user_id, _game in newest}))
+    _notifications_insert(new)
+    return sorted({user_id for user_id, _game in newest})
 
 
 def _tell(user_ids: list[int]) -> None:
@@ -233,7 +240,12 @@ def _tell(user_ids: list[int]) -> None:
     events.users_notified(unread={user_id: counts.get(user_id, 0) for user_id in user_ids})
 
 
-# The reads and writes of every action, their SQL written once (infrastructure.raw_sql).
+# The reads and writes of every action, their SQL written once (infrastructure.raw_sql). The rows inserted are
+# read back by nothing in the same change (their keys stay unknown).
+_turns_insert = raw_sql_insert(Turn)
+_notifications_insert = raw_sql_insert(Notification)
+
+
 def _open_turns_where(sql, seat_ids):
     return f"{sql.is_in(sql.column(Turn, 'seat'), seat_ids)} AND {sql.column(Turn, 'closed_at')} IS NULL", seat_ids
 

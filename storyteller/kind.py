@@ -105,13 +105,13 @@ class StorytellerKind(GameKind):
         # The layout the notifications' rows were keyed on before kinds had their own.
         return (state.round, str(state.phase), state.storyteller, None)
 
-    def record(self, *, game, before, after, now):
+    def record(self, *, game, before, after, now, seats=None):
         from .services.game import storyteller_record
         from .services.media import clue_given_check
 
         # A clue's drawing or sound and the house rules' modes, checked in its transaction: refused, nothing changes.
         clue_given_check(game=game, before=before, after=after)
-        storyteller_record(game=game, before=before, after=after, now=now)
+        storyteller_record(game=game, before=before, after=after, now=now, seats=seats)
 
     def round_scored(self, state) -> bool:
         # A round whose storyteller gave no clue in time is skipped: nobody scored in it.

@@ -112,7 +112,7 @@ class ThinkAlikeKind(GameKind):
         key = (state.round, str(state.phase), None, state.turn)
         return key if state.drafter is None else (*key, state.drafter)
 
-    def record(self, *, game, before, after, now):
+    def record(self, *, game, before, after, now, seats=None):
         from .services.game import think_alike_record
 
         think_alike_record(game=game, before=before, after=after, now=now)

@@ -16,7 +16,7 @@ from games.engine.errors import RuleError
 from games.models import Game, Move, Seat, SeatHold
 from games.selectors.games import game_remember, seats_of
 from games.selectors.timeouts import note_no_timeouts
-from infrastructure.raw_sql import raw_sql_update
+from infrastructure.raw_sql import raw_sql_insert, raw_sql_update
 
 from . import admission, events, timekeeping
 from .errors import GameError, from_rule_error
@@ -382,7 +382,7 @@ def game_act(*, game_id, user, action: dict, expected_round: int | None = None, 
     if not isinstance(action, dict) or not isinstance(action.get("type"), str) or _holds_nul(action):
         raise GameError("bad_action", _("That request is not understood."), "invalid")
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), events.one_hop():
         game = game_lock(game_id=game_id)
         seats = seats_of(game, with_users=True)  # their users for the views asked next (game_remember)
         seat = _seat_of(game, user, seats)
@@ -498,7 +498,7 @@ def game_expire(*, game_id, version: int, now: datetime | None = None) -> bool:
     nothing changes. Returns whether it expired the phase.
     """
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), events.one_hop():
         game = game_lock(game_id=game_id)
         if (
             game.version != version
@@ -524,7 +524,7 @@ def game_pause_end(*, game_id, now: datetime | None = None) -> bool:
     game with too few players left, and nothing of it is rated. Idempotent: a game no longer paused, or paused
     anew since (someone acted), is left as it is. Returns whether it ended the game."""
     now = now or timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(), events.one_hop():
         game = game_lock(game_id=game_id)
         ends_at = timekeeping.pause_ends_at(game)
         if game.status != Game.Status.ACTIVE or ends_at is None or ends_at > now:
@@ -583,11 +583,15 @@ def _played_for_absent(spec: kinds.GameKind, before, after, *, actor: int) -> di
     return {position: outcome for position, outcome in spec.timeout_outcomes(before).items() if position in absent}
 
 
+# Every action's move and every timeout's, their INSERT written once (infrastructure.raw_sql).
+_moves_insert = raw_sql_insert(Move)
+
+
 def _record_timeouts(game: Game, seats: list[Seat], before, outcomes: dict[int, str]) -> None:
     """A ``Move`` with ``by_timeout`` for each seat the expired phase waited for: history tells
     a timeout from an action, and says what the deadline did for the player (``outcome``)."""
     by_position = {seat.position: seat for seat in seats}
-    Move.objects.bulk_create(
+    _moves_insert(
         Move(
             game=game,
             seat=by_position[position],
@@ -619,15 +623,19 @@ def _record_move(game: Game, seat: Seat, before, action: dict, *, by_timeout: bo
     payload = {key: value for key, value in action.items() if key != "type"}
     try:
         # No savepoint of its own (two statements more for every action): the error below leaves the
-        # caller's transaction, which rolls it all back.
-        Move.objects.create(
-            game=game,
-            seat=seat,
-            round=before.round,
-            kind=kind,
-            payload=payload,
-            by_timeout=by_timeout,
-            version=game.version + 1,
+        # caller's transaction, which rolls it all back. Its SQL written once (nothing reads the row back).
+        _moves_insert(
+            [
+                Move(
+                    game=game,
+                    seat=seat,
+                    round=before.round,
+                    kind=kind,
+                    payload=payload,
+                    by_timeout=by_timeout,
+                    version=game.version + 1,
+                )
+            ]
         )
     except IntegrityError:
         # The engine already refuses a second action; this is the database's word on it.
@@ -683,7 +691,7 @@ def _persist(
     else:
         _game_by_id(game.pk, **{name: getattr(game, name) for name in PLAYED_FIELDS})
 
-    spec.record(game=game, before=before, after=after, now=now)
+    spec.record(game=game, before=before, after=after, now=now, seats=seats)
 
     to_act = engine.to_act(after) if not finished else frozenset()
     # An abandoned game has no winner: a 0-0 "shared win" of a game nobody played is no win.

@@ -450,3 +450,25 @@ def test_the_answer_to_an_action_is_never_304():
         HTTP_IF_NONE_MATCH="*",
     )
     assert response.status_code == 200 and response.json()["version"] == game.version + 1
+
+
+def test_a_games_addresses_are_reversed_once_not_for_each_form_of_each_board():
+    """Reversing an address costs more than drawing most of a board: the action's and the board's are reversed the
+    first time a board of the game is drawn (games.pages.game_urls) and never again, whoever looks and whatever the
+    version; every form of every board posts to it."""
+    game, users = started_game(4)
+    reversed_names = []
+    original = reverse
+
+    def counting(viewname, *args, **kwargs):
+        reversed_names.append(viewname)
+        return original(viewname, *args, **kwargs)
+
+    act = reverse("games:act", args=[game.pk])
+    with mock.patch("django.urls.reverse", counting), mock.patch.object(pages, "reverse", counting):
+        rng = random.Random(2)
+        for _ in range(3):  # the clue, the cards and the votes: forms of every kind
+            shown = [board(signed_in(user), Game.objects.get(pk=game.pk))[0] for user in users]
+            assert sum(html.count(f'action="{act}"') for html in shown) >= 4
+            play_step(game, users, rng)
+    assert reversed_names.count("games:act") == reversed_names.count("games:board") == 1

@@ -2,15 +2,16 @@
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
-from django.db.models.sql.compiler import SQLCompiler, SQLUpdateCompiler
+from django.contrib.sessions.models import Session
+from django.db import IntegrityError, connection, transaction
+from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler, SQLUpdateCompiler
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.services import _token as token_by_hash
 from accounts.services import token_create, token_hash
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from games.selectors.games import (
     _game,
     _seats,
@@ -20,10 +21,10 @@ from games.selectors.games import (
     recent_games,
     seats_of,
 )
-from games.services.games import _game_by_id, _seats_by_id, game_act
+from games.services.games import _game_by_id, _moves_insert, _seats_by_id, game_act
 from games.services.locking import _locked
 from games.tests.factories import UserFactory, started_game
-from infrastructure.raw_sql import raw_sql, raw_sql_update
+from infrastructure.raw_sql import raw_sql, raw_sql_insert, raw_sql_update
 from notifications.models import Notification, Turn
 from notifications.services import (
     _asked_already,
@@ -401,3 +402,77 @@ def test_a_raw_sql_update_takes_an_instance_only_of_the_related_model():
         _notifications([note.pk], actor=game)  # a game is no user
     with pytest.raises(TypeError):
         _notifications([note.pk], kind=users[0])  # not a relation
+
+
+# --- raw SQL insert -------------------------------------------------------------------
+
+
+def move_rows(game) -> list[tuple]:
+    return list(
+        Move.objects.filter(game=game)
+        .order_by("pk")
+        .values_list("seat__position", "round", "kind", "payload", "by_timeout", "version", "created_at")
+    )
+
+
+def test_a_raw_sql_insert_writes_what_bulk_create_writes_and_compiles_nothing(monkeypatch):
+    game, _users = started_game(3)
+    twin, _ = started_game(3)
+    when = timezone.now().replace(microsecond=654321)
+
+    def moves(of):
+        seats = list(of.seats.order_by("position"))
+        return [
+            Move(game=of, seat=seats[0], round=2, kind="vote", payload={"position": 3, "é": [1, None]}, version=9),
+            Move(game=of, seat=None, round=2, kind="timeout", payload={}, by_timeout=True, version=9, created_at=when),
+        ]
+
+    Move.objects.bulk_create(moves(twin))
+    inserts = _counting(monkeypatch, SQLInsertCompiler)
+    written = moves(game)
+    before = timezone.now()
+    with CaptureQueriesContext(connection) as queries:
+        assert _moves_insert(written) == 2
+    assert len(queries.captured_queries) == 1 and inserts == []  # one statement, written out once
+    after = timezone.now()
+    mine, theirs = move_rows(game), move_rows(twin)
+    assert [row[:-1] for row in mine] == [row[:-1] for row in theirs]
+    # auto_now_add: the time of the insert, set on the instance, over any time given (as the ORM does: the twin's)
+    assert [row[-1] for row in mine] == [move.created_at for move in written]
+    assert all(before <= row[-1] <= after for row in mine) and when not in [row[-1] for row in mine + theirs]
+    assert _moves_insert([]) == 0
+
+
+def test_a_raw_sql_insert_meets_the_databases_constraints_as_the_orm_does():
+    game, _users = started_game(3)
+    seat = game.seats.order_by("position").first()
+    _moves_insert([Move(game=game, seat=seat, round=1, kind="clue", payload={}, version=5)])
+    with pytest.raises(IntegrityError), transaction.atomic():  # one clue per player and round: Django's error
+        _moves_insert([Move(game=game, seat=seat, round=2, kind="clue", payload={}, version=6)])  # (written)
+        _moves_insert([Move(game=game, seat=seat, round=1, kind="clue", payload={}, version=6)])
+    # the whole transaction rolled back, the row before the refused one with it
+    assert list(Move.objects.filter(game=game, kind="clue").values_list("round", flat=True)) == [1]
+
+
+def test_a_raw_sql_insert_takes_only_new_rows_of_its_model():
+    game, _users = started_game(3)
+    move = Move.objects.create(game=game, round=1, kind="timeout", payload={}, version=5)
+    with pytest.raises(TypeError):
+        _moves_insert([move])  # has its key already
+    with pytest.raises(TypeError):
+        _moves_insert([Seat(game=game, user=_users[0], position=7, colour="red")])
+    with pytest.raises(ValueError):
+        raw_sql_insert(Session)  # its key is not the database's to choose
+
+
+def test_a_raw_sql_insert_of_many_rows_keeps_each_statement_under_999_values():
+    game, _users = started_game(3)
+    moves = [Move(game=game, round=n, kind="timeout", payload={"n": n}, version=n) for n in range(300)]
+    with CaptureQueriesContext(connection) as queries:
+        assert _moves_insert(moves) == 300
+    width = len([field for field in Move._meta.concrete_fields if not field.primary_key])
+    per_statement = 999 // width
+    assert len(queries.captured_queries) == -(-300 // per_statement) > 1
+    assert all(query["sql"].count("(") <= per_statement + 1 for query in queries.captured_queries)
+    rows = Move.objects.filter(game=game, kind="timeout").order_by("round").values_list("round", "payload", "version")
+    assert list(rows) == [(n, {"n": n}, n) for n in range(300)]

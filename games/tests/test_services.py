@@ -372,5 +372,5 @@ class TestAnActionsStatements:
         submit = self._statements(game, other, {"type": "submit", "cards": [card]})
         # Which of those asked are bots is read from the seats' users, read with the seats under the lock.
         assert not any('"is_bot"' in sql.partition(" WHERE ")[2] for sql in clue + submit), clue + submit
-        assert len(clue) <= 16, clue
+        assert len(clue) <= 15, clue
         assert len(submit) <= 10, submit

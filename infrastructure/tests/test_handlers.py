@@ -190,14 +190,39 @@ def test_run_on_loop_runs_a_coroutine_on_the_servers_loop_without_asgirefs_hop(m
     assert under_loop["loop"] is loop
 
 
-def test_run_on_loop_without_a_server_loop_is_async_to_sync():
+def test_run_on_loop_without_a_server_loop_runs_on_a_loop_of_its_own_in_this_thread(monkeypatch):
     """A Celery worker or a management command has no server loop: the coroutine still runs, on a loop of its
-    own, and its result comes back."""
+    own, in the calling thread (no thread started for it, asgiref's async_to_sync not used), and its result or
+    its exception comes back; the loop is closed after, and the thread's current event loop is left as it was."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("async_to_sync used without a server loop")
+
+    monkeypatch.setattr(handlers, "async_to_sync", refused)
+    loops = []
 
     async def double(number):
-        return number * 2, asyncio.get_running_loop().is_running()
+        loops.append(asyncio.get_running_loop())
+        return number * 2, threading.current_thread()
 
-    assert run_on_loop(double, 21) == (42, True)
+    async def fail():
+        raise ValueError("raised on its own loop")
+
+    policy = asyncio.get_event_loop_policy()
+    mine = policy.new_event_loop()
+    policy.set_event_loop(mine)
+    try:
+        threads_before = threading.active_count()
+        assert run_on_loop(double, 21) == (42, threading.current_thread())
+        with pytest.raises(ValueError, match="its own loop"):
+            run_on_loop(fail)
+        assert run_on_loop(double, 1)[0] == 2
+        assert threading.active_count() == threads_before
+        assert loops[0] is not loops[1] and all(loop.is_closed() for loop in loops)
+        assert policy.get_event_loop() is mine  # the thread's own loop, untouched
+    finally:
+        policy.set_event_loop(None)
+        mine.close()
 
 
 @override_settings(ROOT_URLCONF="infrastructure.tests.urls_threads", ALLOWED_HOSTS=["testserver"])

@@ -1,5 +1,7 @@
 """Notifications made from the games' changes: once each, after commit."""
 
+from datetime import timedelta
+
 import pytest
 
 from games.models import Game
@@ -98,3 +100,26 @@ def test_the_bell_hears_the_unread_count_after_commit(django_capture_on_commit_c
 
     (message,) = heard([user_group(users[1].pk)], change, of_type="notifications.changed")
     assert message == {"type": "notifications.changed", "unread": unread + 1}
+
+
+def test_a_change_of_phase_counts_the_bells_once_and_a_live_game_moves_no_reminder():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for pace in (Game.Pace.LIVE, Game.Pace.ASYNC):
+        game, users = started_game(4, pace=pace)
+        with CaptureQueriesContext(connection) as queries:
+            clue(game, users[0], 0)  # the teller's "game started" read, the others' "your turn" to hand in a card
+        sql = [query["sql"] for query in queries.captured_queries]
+        counts = [one for one in sql if one.startswith("SELECT") and "COUNT(" in one]
+        assert len(counts) == 1, sql  # every bell that changed, counted at once
+        reminders = [one for one in sql if one.startswith("UPDATE") and '"remind_at"' in one]
+        assert len(reminders) == (pace == Game.Pace.ASYNC), sql
+        game.refresh_from_db()
+        turns = Turn.objects.filter(seat__game=game, closed_at__isnull=True)
+        assert turns.count() == 3
+        if pace == Game.Pace.LIVE:
+            assert not turns.exclude(remind_at=None).exists()  # a live game's turns are never reminded
+        else:
+            quarter = timedelta(seconds=game.phase_seconds / 4)
+            assert set(turns.values_list("remind_at", flat=True)) == {game.deadline_at - quarter}

@@ -10,6 +10,7 @@ from games import kinds
 from games.engine.errors import RuleError
 from games.models import Game
 from games.services.errors import GameError, from_rule_error
+from infrastructure.raw_sql import raw_sql_insert
 from storyteller.decks.services.cards import (
     NO_SUCH_DECK,
     deck_choice_for_new_game,
@@ -213,9 +214,11 @@ def storyteller_deal_cards(*, options: dict, seats: int, rng) -> list[int]:
     return own + rng.sample(spare, min(len(spare), target - len(own)))
 
 
-def storyteller_record(*, game: Game, before, after, now) -> None:
+def storyteller_record(*, game: Game, before, after, now, seats: list | None = None) -> None:
+    """``seats``: the game's seats, if the caller read them (under the game's lock): a revealed round's rows name
+    them."""
     _record_deals(game, before, after, now)
-    _record_rounds(game, before, after, now)
+    _record_rounds(game, before, after, now, seats)
 
 
 def _record_deals(game: Game, before, after, now) -> None:
@@ -225,16 +228,23 @@ def _record_deals(game: Game, before, after, now) -> None:
     else:
         still = set(after.draw_pile)
         dealt = [card for card in before.draw_pile if card not in still]
-    CardDeal.objects.bulk_create(CardDeal(game=game, card_id=card, dealt_at=now) for card in dealt)
+    _deals_insert(CardDeal(game=game, card_id=card, dealt_at=now) for card in dealt)
 
 
-def _record_rounds(game: Game, before, after, now) -> None:
+# Most actions deal no card: no statement at all; a deal, written out once (infrastructure.raw_sql).
+_deals_insert = raw_sql_insert(CardDeal)
+
+
+def _record_rounds(game: Game, before, after, now, seats: list | None = None) -> None:
     """The rows of each round this change revealed: the round, its table, its votes, its seats' scores."""
     done = len(before.history) if before is not None else 0
     new_rounds = after.history[done:]
     if not new_rounds:
         return
-    seat_ids = dict(game.seats.values_list("position", "pk"))
+    if seats is not None:
+        seat_ids = {seat.position: seat.pk for seat in seats}
+    else:
+        seat_ids = dict(game.seats.values_list("position", "pk"))
     # Scores after each new round: the final scores minus the points of later new rounds.
     running = list(after.scores)
     after_scores = []

@@ -224,3 +224,27 @@ class TestAdmin:
         assert (
             admin_client.post(reverse("admin:storyteller_storytellerround_delete", args=[round_.pk])).status_code == 403
         )
+
+
+def test_the_vote_that_reveals_a_round_writes_its_rows_without_reading_the_seats_again():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.tests.timeouts.steps import any_other_position, to_vote, vote
+
+    game, users = started_game(4)
+    to_vote(game, users, teller=0)
+    for seat in (1, 2):
+        vote(game, users[seat], any_other_position(game, seat))
+    with CaptureQueriesContext(connection) as queries:
+        vote(game, users[3], any_other_position(game, 3))  # the last vote: the round revealed, its rows written
+    seat_reads = [
+        q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT") and "games_seat" in q["sql"]
+    ]
+    assert len(seat_reads) == 1, seat_reads  # the seats read under the lock, once
+    # the rows name the right seats: the storyteller's, and each seat's score
+    row = StorytellerRound.objects.get(game=game, number=1)
+    assert row.storyteller_seat.position == 0
+    state = engine.from_dict(Game.objects.get(pk=game.pk).state)
+    scores = StorytellerRoundScore.objects.filter(round=row).values_list("seat__position", "score_after")
+    assert sorted(scores) == list(enumerate(state.scores))

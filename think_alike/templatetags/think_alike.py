@@ -1,9 +1,15 @@
 """Drawing Think Alike's table: the circle of fields and the die."""
 
+import functools
 from datetime import datetime
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
+from infrastructure.caches import register as register_cache
 from think_alike.engine.rules import BOARD_SIZE
 from think_alike.models import BoardField
 
@@ -30,6 +36,27 @@ def die_pips(value) -> list[tuple[int, int]]:
 def ring_slots(board) -> list:
     """The board's fields by position, with None for the places a draft has not filled yet."""
     return list(board) + [None] * (BOARD_SIZE - len(board))
+
+
+@register.simple_tag
+def ring_field(field: dict) -> SafeString:
+    """A field of the ring as a view gives it: its words, then what screen readers hear of its kind and place."""
+    return format_html(
+        '<span class="field-text">{}</span>{}',
+        field["text"],
+        _field_marks(field["kind"], bool(field["start"]), field["position"], get_language()),
+    )
+
+
+@functools.cache
+def _field_marks(kind: str, start: bool, position: int, language: str | None) -> SafeString:
+    # Bounded by the code: a few kinds, 16 places, the site's languages.
+    return render_to_string(
+        "think_alike/partials/field_marks.html", {"kind": kind, "start": start, "position": position}
+    )
+
+
+register_cache("think_alike.templatetags.think_alike._field_marks", _field_marks.cache_clear)
 
 
 @register.filter

@@ -3,7 +3,8 @@
 // Every element with data-live re-renders itself from its own URL on the
 // "fabula:refresh" event (hx-get + hx-trigger in its template); this file only
 // decides *when*. One WebSocket per page says that something changed (ids and
-// versions, never content); the page then fetches its own fragments over HTTP,
+// versions, never content; a game page's socket first says its game's version,
+// "hello"); the page then fetches its own fragments over HTTP,
 // rendered for this viewer. Nothing here is needed for the page to work: a page
 // whose socket cannot connect still works by reload, and refreshes on a slow
 // timer besides.
@@ -176,8 +177,13 @@
       openedAt = Date.now();
       setState("open");
       // Whatever happened while we were away (or before this page's socket
-      // joined its groups), the fragments' own URLs know it.
-      refreshAll();
+      // joined its groups), the fragments' own URLs know it. A game's board
+      // waits for the socket's first message, "hello", which says the game's
+      // version now that the socket hears every later change: the board is
+      // fetched only if it is older (a page just loaded most often is not).
+      live().forEach(function (element) {
+        if (!element.matches('[data-live="game"][data-game]')) refresh(element);
+      });
     };
     socket.onmessage = function (event) {
       var message;
@@ -209,18 +215,25 @@
     connect();
   }
 
+  // A version of a game the socket spoke of: its board is fetched if it shows an older one. While the
+  // viewer's own action is on its way, its answer is the board at the version it made, which the message
+  // is most often about: whether to fetch is decided once it is in (caughtUp).
+  function boardAt(game, version) {
+    var board = gameElement(game);
+    if (!board || Number(board.getAttribute("data-version")) >= version) return;
+    var state = acting[game];
+    if (state) state.awaited = Math.max(state.awaited, version);
+    else refresh(board);
+  }
+
   function handle(message) {
-    if (message.type === "game.changed") {
+    if (message.type === "hello") {
+      heard[message.game] = Math.max(heard[message.game] || 0, message.version);
+      boardAt(message.game, message.version);
+    } else if (message.type === "game.changed") {
       if (heard[message.game] >= message.version) return;
       heard[message.game] = message.version;
-      var board = gameElement(message.game);
-      if (board && Number(board.getAttribute("data-version")) < message.version) {
-        // The viewer's own action is on its way: its answer is the board at the version it made,
-        // which this message is most often about. Whether to fetch is decided once it is in.
-        var state = acting[message.game];
-        if (state) state.awaited = Math.max(state.awaited, message.version);
-        else refresh(board);
-      }
+      boardAt(message.game, message.version);
       // The viewer's user group speaks of every game they sit in, the lobby
       // group of every open public game.
       refreshAll("mine");
@@ -260,19 +273,29 @@
 
   // Days and hours, or hours and minutes, in the page's language ("23 t 59 min" in Danish, not "23h 59m");
   // under an hour, minutes and seconds as a clock.
+  // The formatters are made when a countdown first needs one (making one loads the language's data: on a
+  // slow phone a good part of the page's script time), and then kept.
   var LANG = document.documentElement.lang || undefined;
-  var durations = null;
-  try {
-    if (window.Intl && Intl.DurationFormat) durations = new Intl.DurationFormat(LANG, { style: "narrow" });
-  } catch (error) { durations = null; }
+  var durations;  // undefined: not looked for yet; null: none in this browser
+  var units = {};
+  function durationFormat() {
+    if (durations === undefined) {
+      try {
+        durations = window.Intl && Intl.DurationFormat ? new Intl.DurationFormat(LANG, { style: "narrow" }) : null;
+      } catch (error) { durations = null; }
+    }
+    return durations;
+  }
   function unitText(value, unit) {
     try {
-      return new Intl.NumberFormat(LANG, { style: "unit", unit: unit, unitDisplay: "narrow" }).format(value);
+      if (!units[unit]) units[unit] = new Intl.NumberFormat(LANG, { style: "unit", unit: unit, unitDisplay: "narrow" });
+      return units[unit].format(value);
     } catch (error) {
       return value + unit.charAt(0);
     }
   }
   function twoUnits(first, firstUnit, second, secondUnit) {
+    var durations = durationFormat();
     if (durations) {
       var parts = {};
       parts[firstUnit + "s"] = first;
@@ -302,13 +325,36 @@
 
   // ---- Start ------------------------------------------------------------------
 
+  // The countdowns and the socket start once the page has loaded and painted: the page comes with the
+  // server's wording of the time left, and the socket's hello brings whatever changed meanwhile, so nothing
+  // of theirs needs to hold up a slow phone's first paint of the table (it had cost it up to a second).
+  // A picture slow to come holds up "load": the page starts anyway LOAD_WAIT_MS after its HTML is in.
+  var LOAD_WAIT_MS = 3000;
+  function afterLoad(start) {
+    var started = false;
+    function once() {
+      if (started) return;
+      started = true;
+      start();
+    }
+    function soon() {
+      if (window.requestIdleCallback) window.requestIdleCallback(once, { timeout: 200 });
+      else setTimeout(once, 0);
+    }
+    if (document.readyState === "complete") soon();
+    else window.addEventListener("load", soon, { once: true });
+    setTimeout(once, LOAD_WAIT_MS);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     configureMorph();
-    tick();
-    setInterval(tick, 1000);
     // A fragment arrives with the server's wording of the time left: count at once.
     document.addEventListener("htmx:afterSwap", function () { tick(); });
-    connect();
+    afterLoad(function () {
+      tick();
+      setInterval(tick, 1000);
+      connect();
+    });
     setInterval(function () {
       if (!document.hidden) refreshAll();
     }, SAFETY_REFRESH_MS);
