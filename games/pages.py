@@ -22,6 +22,7 @@ view carry an ETag made from their key at the version (``view_etag``), and a req
 If-None-Match (a browser revalidating the board it keeps, a bot polling) gets no body (``not_modified``).
 """
 
+import datetime
 import functools
 import hashlib
 import re
@@ -37,6 +38,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 
 from infrastructure.caches import register as register_cache
 
@@ -53,6 +55,9 @@ SLOT_SECRET = secrets.token_hex(8)
 # What the {% csrf_token %} tags of a cached board hold until it is served, filled with the asking
 # browser's token.
 CSRF_SLOT = f"fabula-csrf-{SLOT_SECRET}"
+# What the countdown of a cached board holds until it is served, filled with the time left then (a board is
+# kept for as long as its version lasts, a day or more in an asynchronous game).
+TIME_LEFT_SLOT = f"fabula-time-left-{SLOT_SECRET}"
 # Where the shared table marks a seat, for the viewer who sits there, as theirs (" me"):
 # ``{{ me_slot }}<seat>`` in a class attribute (players.html, score_track.html).
 ME_SLOT_PREFIX = f" fabula-me-{SLOT_SECRET}-"
@@ -113,6 +118,7 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
             "table": table_html(game=game, seats=seats, you=view["you"]),
             "error": error,
             "csrf_token": CSRF_SLOT,
+            "time_left": TIME_LEFT_SLOT,
             # What the same for every viewer of this version (in this language and time zone) is cached under.
             "fragment": view_key("fragment", game=game),
             "urls": game_urls(game.pk),
@@ -123,7 +129,10 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
         html = render_to_string(BOARD_TEMPLATE, context)
         if not error:  # an error belongs to one answer only
             keep(key, game, html)
-    return mark_safe(html.replace(CSRF_SLOT, get_token(request)))  # noqa: S308 (rendered by our templates)
+    html = html.replace(CSRF_SLOT, get_token(request))
+    if TIME_LEFT_SLOT in html:
+        html = html.replace(TIME_LEFT_SLOT, time_left(game.deadline_at))
+    return mark_safe(html)  # noqa: S308 (rendered by our templates)
 
 
 def game_urls(game_pk: int) -> dict[str, str]:
@@ -205,3 +214,24 @@ def tagged(response, etag: str):
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     return response
+
+
+def time_left(moment, now: datetime.datetime | None = None) -> str:
+    """The time left until ``moment`` as the page's countdown words it (games/static/js/live.js, Chromium's
+    ``Intl.DurationFormat`` in its narrow style): days and hours ("2d 3h"), or hours and minutes ("23h 59m"),
+    in the page's language; under an hour minutes and seconds as a clock ("4:05"); "0:00" once passed. So the
+    line it stands in keeps its length when the countdown takes over after the page's first paint (the server's
+    "23 hours, 59 minutes" took a second line on a phone, and the table jumped down and up again)."""
+    if moment is None:
+        return ""
+    seconds = int((moment - (now or timezone.now())).total_seconds())
+    if seconds <= 0:
+        return "0:00"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return pgettext("time left, narrow", "%(days)sd %(hours)sh") % {"days": days, "hours": hours}
+    if hours:
+        return pgettext("time left, narrow", "%(hours)sh %(minutes)sm") % {"hours": hours, "minutes": minutes}
+    return f"{minutes}:{seconds:02d}"

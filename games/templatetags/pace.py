@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from games.engine.seats import MIN_PRESENT
-from games.pages import for_anyone
+from games.pages import for_anyone, time_left
 from games.selectors.timeouts import timeouts_just_now as _timeouts_just_now
 
 register = template.Library()
@@ -72,3 +72,6 @@ def bank_words(seconds) -> str:
     """A time bank in words, in the page's language ("5 hours, 30 minutes"; "0 minutes" when spent)."""
     start = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
     return timeuntil(start + datetime.timedelta(seconds=int(seconds or 0)), now=start)
+
+
+register.filter("time_left", time_left)

@@ -7,13 +7,15 @@ shows what a fresh load shows (the old round's reveal folded, in the same place)
 the WCAG 2.2 AA and best-practice rules. Screenshots: $FABULA_ARTEFACTS/screenshots/one-screen-*.png."""
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from playwright.sync_api import expect
 
+from games.pages import time_left
 from games.services.games import game_act, game_create
 from games.tests.browser import WCAG22_AA, assert_accessible, log_in
 from games.tests.browser import screenshot as artefact_screenshot
@@ -153,6 +155,27 @@ def test_the_time_left_is_counted_in_the_page_s_language(live_server, browser, l
     if unlike:
         assert expected != unlike
     context.close()
+
+
+@pytest.mark.parametrize("lang", [code for code, _ in settings.LANGUAGES])
+def test_the_page_comes_with_the_time_left_worded_as_its_countdown_then_counts_it(browser, lang):
+    """The server's wording is the countdown's (Chromium's ``Intl.DurationFormat``, narrow), in every language:
+    when the countdown takes over after the first paint, the phase line keeps its length and the table stays
+    where it was (the server's "23 hours, 59 minutes" took a second line on a phone, and put the vote lower)."""
+    page = browser.new_page()
+    now = timezone.now()
+    for left, parts in [
+        (timedelta(days=2, hours=3, minutes=10), {"days": 2, "hours": 3}),
+        (timedelta(hours=23, minutes=59, seconds=30), {"hours": 23, "minutes": 59}),
+        (timedelta(hours=1, minutes=5), {"hours": 1, "minutes": 5}),
+    ]:
+        with translation.override(lang):
+            served = time_left(now + left, now)
+        counted = page.evaluate(
+            "([lang, parts]) => new Intl.DurationFormat(lang, {style: 'narrow'}).format(parts)", [lang, parts]
+        )
+        assert served == counted, (lang, parts)
+    page.close()
 
 
 def test_a_bots_seat_is_confirmed_once_not_for_the_whole_game(live_server, browser):

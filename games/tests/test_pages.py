@@ -4,6 +4,7 @@ versions, languages or browsers."""
 
 import random
 import re
+from datetime import timedelta
 from functools import partial
 from unittest import mock
 
@@ -213,6 +214,26 @@ def test_each_browser_gets_its_own_csrf_token_in_a_cached_board():
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.seats.get(user=users[0]).has_resigned
+
+
+def test_a_board_kept_for_its_version_says_the_time_left_when_it_is_served():
+    """A board is kept as long as its version lasts (a day in an asynchronous game); its countdown is filled in
+    each time it is served, in the few characters the page's script counts in, in the viewer's language."""
+    game, users = started_game(4)
+    left = re.compile(r"<time [^>]*data-deadline>([^<]*)</time>")
+    assert left.findall(board(signed_in(users[0]), game)[0]) == ["23h 59m"]
+    later = game.deadline_at - timedelta(minutes=4, seconds=5)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        html, queries = board(signed_in(users[0]), game)
+        danish = signed_in(users[1])
+        danish.cookies["django_language"] = "da"
+        in_danish = board(danish, game)[0]
+    assert left.findall(html) == ["4:05"] and pages.TIME_LEFT_SLOT not in html
+    with mock.patch("django.utils.timezone.now", return_value=game.deadline_at - timedelta(days=2, hours=3)):
+        assert left.findall(board(danish, game)[0]) == ["2 d og 3 t"]
+    assert left.findall(in_danish) == ["4:05"]
+    with mock.patch("django.utils.timezone.now", return_value=game.deadline_at + timedelta(seconds=1)):
+        assert left.findall(board(danish, game)[0]) == ["0:00"]
 
 
 def test_a_board_in_another_language_is_made_in_that_language():
