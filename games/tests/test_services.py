@@ -10,6 +10,7 @@ from games.models import Game, Move, Seat
 from games.models.game import new_invite_code
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_join, game_leave, game_start
+from infrastructure.caches import reset_process_caches
 from storyteller.models import StorytellerRound
 
 from .factories import UserFactory, deck_with_cards, started_game
@@ -328,6 +329,8 @@ class TestSecrecy:
 
 class TestQueries:
     def _page_queries(self, client, game, user):
+        # From cold per-process caches, as Think Alike's test does: what must not grow is the count itself.
+        reset_process_caches()
         client.force_login(user)
         with CaptureQueriesContext(connection) as ctx:
             response = client.get(game.get_absolute_url())
@@ -343,12 +346,17 @@ class TestQueries:
         for _ in range(3):
             play_step(small, small_users, rng)
         early = self._page_queries(client, small, small_users[0])
+        playing, over = set(), set()
         for _ in range(40):
-            play_step(small, small_users, rng)
-            play_step(big, big_users, rng)
-        later = self._page_queries(client, small, small_users[0])
-        many = self._page_queries(client, big, big_users[0])
-        assert early == later == many
+            for game, users in ((small, small_users), (big, big_users)):
+                if play_step(game, users, rng):
+                    game.refresh_from_db()
+                    # The deck is shuffled by the server: a game may end within these steps. A finished
+                    # game's page asks nobody to act and reads less; it may not read more.
+                    counts = playing if game.status == Game.Status.ACTIVE else over
+                    counts.add(self._page_queries(client, game, users[0]))
+        assert playing == {early}
+        assert all(count <= early for count in over)
 
 
 class TestAnActionsStatements:
