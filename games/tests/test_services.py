@@ -10,10 +10,10 @@ from games.models import Game, Move, Seat
 from games.models.game import new_invite_code
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_join, game_leave, game_start
-from infrastructure.caches import reset_process_caches
 from storyteller.models import StorytellerRound
 
 from .factories import UserFactory, deck_with_cards, started_game
+from .page_queries import page_queries, page_queries_while_playing
 from .play import play_to_end, view_for
 
 pytestmark = pytest.mark.django_db
@@ -328,15 +328,6 @@ class TestSecrecy:
 
 
 class TestQueries:
-    def _page_queries(self, client, game, user):
-        # From cold per-process caches, as Think Alike's test does: what must not grow is the count itself.
-        reset_process_caches()
-        client.force_login(user)
-        with CaptureQueriesContext(connection) as ctx:
-            response = client.get(game.get_absolute_url())
-        assert response.status_code == 200
-        return len(ctx.captured_queries)
-
     def test_game_page_queries_do_not_grow(self, client):
         small, small_users = started_game(3)
         big, big_users = started_game(6)
@@ -345,16 +336,9 @@ class TestQueries:
 
         for _ in range(3):
             play_step(small, small_users, rng)
-        early = self._page_queries(client, small, small_users[0])
-        playing, over = set(), set()
-        for _ in range(40):
-            for game, users in ((small, small_users), (big, big_users)):
-                if play_step(game, users, rng):
-                    game.refresh_from_db()
-                    # The deck is shuffled by the server: a game may end within these steps. A finished
-                    # game's page asks nobody to act and reads less; it may not read more.
-                    counts = playing if game.status == Game.Status.ACTIVE else over
-                    counts.add(self._page_queries(client, game, users[0]))
+        early = page_queries(client, small, small_users[0])
+        tables = ((small, small_users), (big, big_users))
+        playing, over = page_queries_while_playing(client, tables, play_step, rng, steps=40)
         assert playing == {early}
         assert all(count <= early for count in over)
 

@@ -6,15 +6,13 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Move
 from games.services.errors import GameError
 from games.services.games import game_act, game_create, game_expire, game_join, game_resign
 from games.tests.factories import UserFactory
+from games.tests.page_queries import page_queries, page_queries_while_playing
 from games.tests.play import view_for
-from infrastructure.caches import reset_process_caches
 from think_alike.models import BoardField, TaskCard, ThinkAlikeRound
 
 from .content import builtin_content, course_ids, small_content, think_alike_game
@@ -495,29 +493,12 @@ class TestJoinAndStart:
 
 
 class TestQueries:
-    def _page_queries(self, client, game, user):
-        # Each page measured from cold per-process caches: a cache's entry that may or may not have outlived its
-        # time to live made the count 9 or 11 (issue 40); what must not grow is the count itself.
-        reset_process_caches()
-        client.force_login(user)
-        with CaptureQueriesContext(connection) as ctx:
-            response = client.get(game.get_absolute_url())
-        assert response.status_code == 200
-        return len(ctx.captured_queries)
-
     def test_game_page_queries_do_not_grow(self, client, content):
         small, small_users = think_alike_game(3)
         big, big_users = think_alike_game(8)
         rng = random.Random(9)
-        early = self._page_queries(client, small, small_users[0])
-        playing, over = set(), set()
-        for _ in range(60):
-            for game, users in ((small, small_users), (big, big_users)):
-                if play_step(game, users, rng):
-                    game.refresh_from_db()
-                    # The die is the server's: a lucky small game may end within these steps (CI saw it). A
-                    # finished game's page shows no moves to make and reads less; it may not read more.
-                    counts = playing if game.status == Game.Status.ACTIVE else over
-                    counts.add(self._page_queries(client, game, users[0]))
+        early = page_queries(client, small, small_users[0])
+        tables = ((small, small_users), (big, big_users))
+        playing, over = page_queries_while_playing(client, tables, play_step, rng, steps=60)
         assert playing == {early}
         assert all(count <= early for count in over)
