@@ -144,6 +144,12 @@ def slow_head(server, *, lines: int, pause: float = 1.0) -> tuple[float, bytes]:
     return time.monotonic() - started, answer
 
 
+# The server's 10 s are counted on its event loop's clock (uvloop: libuv's, kept in milliseconds and read when the
+# loop wakes), which may stand a moment behind this process's monotonic clock: CI once measured 9.99993 s. A
+# hundredth of a second of grace below; a head cut off earlier than that would still fail.
+CLOCK_GRACE = 0.01
+
+
 def test_a_head_sent_a_line_a_second_is_answered_408_and_closed_within_15_s(asgi_server):
     from infrastructure.undocumented.http_protocol import HEAD_TIMEOUT_SECONDS
 
@@ -153,7 +159,7 @@ def test_a_head_sent_a_line_a_second_is_answered_408_and_closed_within_15_s(asgi
     head, _, body = answer.partition(b"\r\n\r\n")
     assert b"connection: close" in head.lower()
     assert body == b"The request's head came too slowly: send it again."
-    assert HEAD_TIMEOUT_SECONDS <= took < 15
+    assert HEAD_TIMEOUT_SECONDS - CLOCK_GRACE <= took < 15
 
 
 def test_a_connection_that_never_sends_its_head_is_closed(asgi_server):
@@ -164,7 +170,7 @@ def test_a_connection_that_never_sends_its_head_is_closed(asgi_server):
         while data := connection.recv(65536):
             answer += data
     assert answer.startswith(b"HTTP/1.1 408 ")
-    assert 10 <= time.monotonic() - started < 15
+    assert 10 - CLOCK_GRACE <= time.monotonic() - started < 15
 
 
 def test_a_kept_alive_connection_gets_the_same_time_for_each_head(asgi_server):
@@ -186,4 +192,4 @@ def test_a_kept_alive_connection_gets_the_same_time_for_each_head(asgi_server):
         while data := connection.recv(65536):
             answer += data
     assert answer.startswith(b"HTTP/1.1 408 ")
-    assert 10 <= time.monotonic() - started < 15
+    assert 10 - CLOCK_GRACE <= time.monotonic() - started < 15
