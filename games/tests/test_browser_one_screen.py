@@ -115,6 +115,51 @@ def test_storyteller_s_vote_fits_one_screen_fresh_and_after_a_round_played_with_
     context.close()
 
 
+def test_play_now_s_table_of_three_bots_fits_one_screen_in_its_second_round(live_server, browser):
+    """What "Play now with bots" seats (issue 39's newcomer): four on a phone sit two by two, each bot's seat with its
+    badge ("bot, normal") on a line of its own; from the second round the last round's reveal is folded above the
+    vote and the head links to the replay. That table's vote measured 1287 px on a phone, over the 1.5 screens."""
+    game, users = started_game(4)
+    for user, name in zip(users[:3], ("Bot Ada", "Bot Alan", "Bot Grace")):
+        user.is_bot, user.display_name = True, name
+        user.save(update_fields=["is_bot", "display_name"])
+    game.seats.filter(user__in=users[:3]).update(bot_level="normal")
+    me = users[3]
+    me.display_name = "newcomer5121"
+    me.save(update_fields=["display_name"])
+    for phase in ("clue", "submit", "vote", "clue", "submit"):  # the first round, then the second to its vote
+        others_act(game, users, None, phase)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    log_in(page, live_server.url, me.username)
+    page.goto(live_server.url + game.get_absolute_url())
+    expect(page.locator(".board-head").get_by_role("link", name="Replay")).to_be_visible()
+    expect(page.locator("#last-round details")).not_to_have_attribute("open", "")
+    expect(page.locator(".players .badge", has_text="bot, normal")).to_have_count(3)
+    fits(page, ".vote-form .card-pick")
+    # Folded, the score track and the reveal share a line, and each opens at a tap.
+    track, reveal = page.locator(".track-fold > summary"), page.locator("#last-round summary")
+    assert (
+        track.bounding_box()["y"] == reveal.bounding_box()["y"]
+        or abs(
+            track.bounding_box()["y"]
+            + track.bounding_box()["height"] / 2
+            - reveal.bounding_box()["y"]
+            - reveal.bounding_box()["height"] / 2
+        )
+        < 8
+    )
+    reveal.click()
+    expect(page.locator("#last-round .table-cards .card-pick").first).to_be_visible()
+    reveal.click()
+    track.click()
+    expect(page.locator(".track-board")).to_be_visible()
+    track.click()
+    assert_no_axe_violations(page)
+    artefact_screenshot(page, "one-screen-vote-with-bots")
+    context.close()
+
+
 def test_think_alike_s_answers_fit_one_screen(live_server, browser):
     content = small_content(answers=3)
     game, users = think_alike_game(3, options={"board": "course", "course": course_ids(content)})

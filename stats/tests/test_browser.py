@@ -28,7 +28,7 @@ def test_replay_profile_and_leaderboard_on_a_phone(live_server, browser):
 
     # The game page links to the replay; round 3's reveal is there as it happened.
     page.goto(f"{live_server.url}{game.get_absolute_url()}")
-    page.get_by_role("link", name="Replay, round by round").click()
+    page.locator(".board-head").get_by_role("link", name="Replay", exact=True).click()
     page.locator(".round-nav").get_by_role("link", name="3", exact=True).click()
     third = page.locator("#round-3")
     expect(third).to_be_in_viewport()
