@@ -214,6 +214,7 @@ class ScoredRound(TurnOut):
     answers: list[PlayerAnswers] = Field(description="Every seat's answers, by seat.")
     no_answer: list[str | None] = Field(description="Who gave no answer in time.")
     points: dict[str, int] = Field(description="Points this round by username, duel bonus included.")
+    fresh: bool = Field(default=False, description="Just scored: the next round's answers have not begun.")
 
 
 class Opponent(Answer):

@@ -292,6 +292,8 @@ def _last_round(state: engine.State, played: engine.Round, player) -> dict:
     ]
     out["no_answer"] = _no_answer(played, state, player)
     out["points"] = {player(seat): points for seat, points in enumerate(played.points)}
+    # Just scored: the next round's answers have not begun (its turn holder rolls, moves, or no round follows).
+    out["fresh"] = state.phase in engine.TURN_HOLDER_PHASES or state.phase == engine.Phase.FINISHED
     return out
 
 

@@ -173,6 +173,20 @@ class TestCreate:
         assert all(f["text"] != "Changed" for f in game.state["fields"])
 
 
+def test_the_last_round_is_fresh_until_the_next_round_s_answers_begin_and_at_the_end(content):
+    """What folds the last round's answers on the page (``fresh``, think_alike/partials/round.html): open while the
+    next turn holder rolls and moves, folded from the answers on, open again once the game is over."""
+    game, users = think_alike_game(3)
+    rng = random.Random(5)
+    seen = {}
+    while play_step(game, users, rng):
+        view = view_for(game, users[0])
+        if view.get("last_round") and view["phase"] != "finished":
+            seen.setdefault(view["phase"], set()).add(view["last_round"]["fresh"])
+    assert seen["roll"] == {True} and seen["answer"] == {False} and seen["review"] == {False}
+    assert view_for(game, users[0])["last_round"]["fresh"] is True
+
+
 class TestWholeGames:
     def _check_finished(self, game, users):
         assert game.status == Game.Status.FINISHED and game.deadline_at is None
