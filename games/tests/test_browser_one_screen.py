@@ -25,6 +25,7 @@ from stats.services import stats_rebuild
 from storyteller.tests.own_decks import own_deck
 from storyteller.tests.test_browser_reveal import others_act
 from think_alike.tests.content import course_ids, small_content, think_alike_game
+from think_alike.tests.play import play_step as think_alike_play_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -181,6 +182,57 @@ def test_think_alike_s_answers_fit_one_screen(live_server, browser):
     ring.locator("summary").click()
     assert_no_axe_violations(page)
     artefact_screenshot(page, "one-screen-answers")
+    context.close()
+
+
+def test_think_alike_s_second_round_folds_the_first_and_its_answers_fit_one_screen(live_server, browser):
+    """Four at the table, three of them bots (the new-game form's "Bots take the empty seats"): the first round's
+    answers, open while the next turn holder rolls and moves, fold into their title once everyone answers again, as
+    Storyteller's reveal does. Open, they had put the second round's answer field at 1181 px of a 1627 px page."""
+    content = small_content(answers=3)
+    game, users = think_alike_game(4, options={"board": "course", "course": course_ids(content)})
+    me = users[3]
+    rng = random.Random(4)
+
+    def play_until(done) -> dict:
+        for _ in range(200):
+            view = view_for(game, me)
+            if done(view):
+                return view
+            think_alike_play_step(game, users, rng)
+        raise AssertionError("the game never got there")
+
+    view = play_until(lambda v: v["round"] == 2)
+    assert view["phase"] in ("roll", "move", "swap", "move_to", "duel") and view["last_round"]["fresh"]
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    log_in(page, live_server.url, me.username)
+    page.goto(live_server.url + game.get_absolute_url())
+    expect(page.locator("#last-round details")).to_have_attribute("open", "")
+    expect(page.locator("#last-round")).to_contain_text("Round 1: the answers")
+
+    # The others become bots now (bots play at once in the tests: seated from the start, they would have rolled and
+    # moved before the page could see the first round open).
+    for user, name in zip(users[:3], ("Bot Ada", "Bot Alan", "Bot Grace")):
+        user.is_bot, user.display_name = True, name
+        user.save(update_fields=["is_bot", "display_name"])
+    game.seats.filter(user__in=users[:3]).update(bot_level="normal")
+    view = play_until(lambda v: v["round"] == 2 and v["phase"] == "answer")
+    assert not view["last_round"]["fresh"] and view["you"]["to_act"]
+    refresh(page, game)
+    expect(page.locator("#last-round details")).not_to_have_attribute("open", "")
+    expect(page.locator(".players .badge", has_text="bot, normal")).to_have_count(3)
+    live_top, live_height = fits(page, ".answer-form input[name=answers]")
+    fresh = context.new_page()
+    fresh.goto(live_server.url + game.get_absolute_url())
+    assert fresh.evaluate(SHAPE) == page.evaluate(SHAPE)
+    assert fits(fresh, ".answer-form input[name=answers]") == (live_top, live_height)
+    summary = fresh.locator("#last-round summary")
+    summary.click()
+    expect(fresh.locator("#last-round .points li")).to_have_count(4)
+    summary.click()
+    assert_no_axe_violations(fresh)
+    artefact_screenshot(fresh, "one-screen-answers-round-2")
     context.close()
 
 
