@@ -136,7 +136,13 @@ def test_play_now_s_table_of_three_bots_fits_one_screen_in_its_second_round(live
     page.goto(live_server.url + game.get_absolute_url())
     expect(page.locator(".board-head").get_by_role("link", name="Replay")).to_be_visible()
     expect(page.locator("#last-round details")).not_to_have_attribute("open", "")
-    expect(page.locator(".players .badge", has_text="bot, normal")).to_have_count(3)
+    # A phone marks each bot by its name, its level read out; a wide window shows the level's badge.
+    expect(page.locator(".players .bot-badge").first).to_be_hidden()
+    marks = page.locator(".players .seat-line .bot-mark")
+    expect(marks).to_have_count(3)
+    for mark in marks.all():
+        expect(mark).to_be_visible()
+        expect(mark).to_have_text("bot, normal")
     fits(page, ".vote-form .card-pick")
     # Folded, the score track and the reveal share a line, and each opens at a tap.
     track, reveal = page.locator(".track-fold > summary"), page.locator("#last-round summary")
@@ -159,6 +165,14 @@ def test_play_now_s_table_of_three_bots_fits_one_screen_in_its_second_round(live
     assert_no_axe_violations(page)
     artefact_screenshot(page, "one-screen-vote-with-bots")
     context.close()
+    wide = browser.new_context(viewport={"width": 1280, "height": 800})
+    desk = wide.new_page()
+    log_in(desk, live_server.url, me.username)
+    desk.goto(live_server.url + game.get_absolute_url())
+    expect(desk.locator(".players .bot-badge", has_text="bot, normal")).to_have_count(3)
+    expect(desk.locator(".players .bot-badge").first).to_be_visible()
+    expect(desk.locator(".players .bot-mark").first).to_be_hidden()
+    wide.close()
 
 
 def test_think_alike_s_answers_fit_one_screen(live_server, browser):
@@ -221,7 +235,7 @@ def test_think_alike_s_second_round_folds_the_first_and_its_answers_fit_one_scre
     assert not view["last_round"]["fresh"] and view["you"]["to_act"]
     refresh(page, game)
     expect(page.locator("#last-round details")).not_to_have_attribute("open", "")
-    expect(page.locator(".players .badge", has_text="bot, normal")).to_have_count(3)
+    expect(page.locator(".players .seat-line .bot-mark")).to_have_count(3)
     live_top, live_height = fits(page, ".answer-form input[name=answers]")
     fresh = context.new_page()
     fresh.goto(live_server.url + game.get_absolute_url())
