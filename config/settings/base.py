@@ -274,6 +274,9 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="Fabula <noreply@fabula.localhost>")
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Keeps this site's keys apart from another's on the same Redis (a second site, or the tests' parallel workers):
+# prepended to the channel layer's channels, the cache's keys and the Celery broker's queues. Empty: none.
+FABULA_REDIS_KEY_PREFIX = env.str("FABULA_REDIS_KEY_PREFIX", default="")
 # The embedded default's channel layer: where each process with open pages listens (infrastructure.layers).
 # A Unix socket's path is at most 107 bytes: keep this folder's path short.
 FABULA_LIVE_SOCKETS = Path(env.str("FABULA_LIVE_SOCKETS", default=str(VAR_DIR / "live")))
@@ -288,7 +291,10 @@ if REDIS_URL:
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # Generous read timeouts: the layer's listener reads for 0.1 s at a time and a slow
             # Redis must not end an idle page's socket.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 2}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 2}],
+                "prefix": f"{FABULA_REDIS_KEY_PREFIX}asgi",  # channels_redis's own default, "asgi", after ours
+            },
         }
     }
     # Redis may go away: infrastructure.resilience's backend then answers as an empty cache (sessions and
@@ -299,6 +305,7 @@ if REDIS_URL:
             "BACKEND": "infrastructure.resilience.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 2},
+            "KEY_PREFIX": FABULA_REDIS_KEY_PREFIX,
         }
     }
 else:
@@ -389,6 +396,8 @@ else:
         # queued it does not wait. A worker's own connection keeps Celery's retries (broker_connection_*).
         "max_retries": 0,
     }
+    if FABULA_REDIS_KEY_PREFIX and CELERY_BROKER_URL.startswith(("redis:", "rediss:")):  # kombu's Redis transport
+        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = FABULA_REDIS_KEY_PREFIX
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

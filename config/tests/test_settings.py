@@ -21,8 +21,8 @@ PRODUCTION = {
 SHOWN = ["EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_USE_TLS", "DEBUG"]
 
 
-def load(module: str, **environment: str) -> subprocess.CompletedProcess:
-    """Import settings ``module`` in a fresh interpreter with only ``environment`` of ours set."""
+def load(module: str, names: list[str] = SHOWN, **environment: str) -> subprocess.CompletedProcess:
+    """Import settings ``module`` in a fresh interpreter with only ``environment`` of ours set; print ``names``."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -32,7 +32,7 @@ def load(module: str, **environment: str) -> subprocess.CompletedProcess:
     script = (
         "import importlib, json; "
         f"s = importlib.import_module({module!r}); "
-        f"print(json.dumps({{name: getattr(s, name, None) for name in {SHOWN!r}}}))"
+        f"print(json.dumps({{name: getattr(s, name, None) for name in {names!r}}}, default=str))"
     )
     return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
 
@@ -117,3 +117,19 @@ def test_the_api_rates_come_from_the_environment_as_count_per_seconds():
 
     assert rates() == {}
     assert rates(FABULA_API_RATES="accounts=1000/3600,tokens=50/60") == {"accounts": [1000, 3600], "tokens": [50, 60]}
+
+
+def test_a_redis_key_prefix_keeps_the_broker_channels_and_cache_of_one_site_apart():
+    """FABULA_REDIS_KEY_PREFIX: two sites (or the tests' parallel workers) on one Redis share no queue, channel or
+    cache key; without it, the keys are as they were."""
+    names = ["CELERY_BROKER_TRANSPORT_OPTIONS", "CHANNEL_LAYERS", "CACHES"]
+    apart = json.loads(
+        load("config.settings.base", names, REDIS_URL="redis://r:6379/0", FABULA_REDIS_KEY_PREFIX="site-a:").stdout
+    )
+    assert apart["CELERY_BROKER_TRANSPORT_OPTIONS"]["global_keyprefix"] == "site-a:"
+    assert apart["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "site-a:asgi"
+    assert apart["CACHES"]["default"]["KEY_PREFIX"] == "site-a:"
+    shared = json.loads(load("config.settings.base", names, REDIS_URL="redis://r:6379/0").stdout)
+    assert "global_keyprefix" not in shared["CELERY_BROKER_TRANSPORT_OPTIONS"]
+    assert shared["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "asgi"
+    assert shared["CACHES"]["default"]["KEY_PREFIX"] == ""

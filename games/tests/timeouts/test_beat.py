@@ -30,8 +30,11 @@ BEAT = ["-m", "celery", "-A", "config", "beat", "-l", "INFO"]
 
 def embedded_env(tmp_path: Path, **extra: str) -> dict:
     """The embedded default's environment, on the test database: no Redis, the file-system broker
-    with its folders (and beat's schedule) in ``tmp_path``."""
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CELERY_BROKER_URL")}
+    with its folders (and beat's schedule) in ``tmp_path``. A test that gives it a broker of its own (a Redis server
+    it started, with a sender of its own) shares it with nobody: no key prefix."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CELERY_BROKER_URL", "FABULA_REDIS_KEY_PREFIX")
+    }
     env.update(
         {
             "DJANGO_SETTINGS_MODULE": "config.settings.base",
