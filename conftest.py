@@ -12,12 +12,6 @@ from games.tests.live.server import ROOT, AsgiServer, database_url, free_port
 hypothesis_settings.register_profile("fabula", deadline=None)
 hypothesis_settings.load_profile("fabula")
 
-# On a Redis the pytest-xdist workers share, the sites each worker's tests start (a server, a Celery worker and beat,
-# a benchmark, on the production settings, which inherit this environment) keep their queues, channels and cache keys
-# apart: one worker's Celery worker took another's bot turn, found no such game in its own database, and that game
-# never moved (games/tests/live/test_processes.py, on CI's PostgreSQL + Redis pass).
-os.environ.setdefault("FABULA_REDIS_KEY_PREFIX", f"test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}:")
-
 
 def pytest_collection_modifyitems(items):
     """Browser tests run last. Playwright's sync API marks its event loop as running in

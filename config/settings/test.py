@@ -2,8 +2,14 @@
 
 import os
 
-from .base import *  # noqa: F401,F403
-from .base import CACHES, CHANNEL_LAYERS, DATABASES, INSTALLED_APPS, VAR_DIR
+# On a Redis the pytest-xdist workers share, each worker's keys (cache, channels, Celery queues) are its own, as two
+# sites' are (FABULA_REDIS_KEY_PREFIX, config.settings.base). Set here, before the settings read it, and so inherited by
+# every site the worker's tests start on the production settings: one worker's Celery worker had taken another's bot
+# turn, found no such game in its own database, and that game never moved (games/tests/live/test_processes.py).
+os.environ.setdefault("FABULA_REDIS_KEY_PREFIX", f"test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}:")
+
+from .base import *  # noqa: F401,F403,E402
+from .base import CACHES, CHANNEL_LAYERS, DATABASES, INSTALLED_APPS, VAR_DIR  # noqa: E402
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -38,10 +44,7 @@ if CHANNEL_LAYERS["default"]["BACKEND"] == "infrastructure.layers.LocalSocketCha
     CHANNEL_LAYERS["default"]["CONFIG"]["folder"] = (
         VAR_DIR / "live-test" / os.environ.get("PYTEST_XDIST_WORKER", "main")
     )
-else:
-    # And on Redis, whose channels every worker shares: one worker's lobby is not another's (a socket
-    # on "the lobby" heard the games another worker's tests made).
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "asgi-" + os.environ.get("PYTEST_XDIST_WORKER", "main")
+# On Redis, whose channels every worker shares, the key prefix above keeps one worker's lobby from another's.
 # Request counts in this process's memory, cleared before each test (conftest.py): ids and tokens
 # repeat across tests, and a count must not carry over into the next test.
 CACHES["rates"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "fabula-test-rates"}
