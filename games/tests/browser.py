@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 
@@ -29,7 +30,16 @@ def screenshot(page, name: str, *, full_page: bool = True, **options) -> Path:
     folder = Path(os.environ.get("FABULA_ARTEFACTS") or settings.VAR_DIR / "artefacts") / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page, **options)
+    for attempt in range(3):
+        try:
+            page.screenshot(path=str(path), full_page=full_page, **options)
+            return path
+        except PlaywrightError as error:
+            # Headless Chromium on a loaded machine now and then answers a full page's capture with "Unable to
+            # capture screenshot" (its compositor had no frame in time); the page is fine, so ask again.
+            if "Unable to capture screenshot" not in str(error) or attempt == 2:
+                raise
+            page.wait_for_timeout(250)
     return path
 
 

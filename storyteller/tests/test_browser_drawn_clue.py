@@ -103,6 +103,9 @@ def test_the_storyteller_records_a_sung_clue_plays_it_back_and_the_others_hear_i
     anna_page.locator(".clue-form .card-pick").first.click()
     recorder = anna_page.locator("[data-sound-recorder]")
     expect(recorder.locator("[data-stop]")).to_be_disabled()
+    # Nothing to play back or discard before a recording (a button's style once showed "Discard" from the start).
+    expect(recorder.locator("[data-playback]")).to_be_hidden()
+    expect(recorder.locator("[data-discard]")).to_be_hidden()
     recorder.locator("[data-record]").click()
     expect(recorder.locator("[data-stop]")).to_be_enabled()
     # A second or more recorded, by the recorder's own clock (its timer), not a pause of ours.

@@ -5,6 +5,7 @@ described and confirmed, and the deck's cards listed in order, in play, with the
 import io
 
 import pytest
+from django.urls import reverse
 from PIL import Image
 from playwright.sync_api import expect
 
@@ -44,6 +45,7 @@ def test_five_photos_uploaded_from_a_phone_then_described(live_server, browser, 
     expect(page.get_by_role("heading", name="Summer")).to_be_visible()
     expect(page.locator("[data-quota]")).to_have_text("0 of 300 cards, 0 of 100 MB")
     expect(page.get_by_text("Take a photo")).to_be_visible()  # the camera's own button, with the script
+    expect(page.locator("#deck-files")).to_have_js_property("multiple", True)  # chosen several at once
     assert page.locator("#deck-camera").get_attribute("capture") == "environment"
     assert page.locator("#deck-files").get_attribute("capture") is None  # the phone offers camera and gallery
 
@@ -95,3 +97,25 @@ def test_five_photos_uploaded_from_a_phone_then_described(live_server, browser, 
     page.get_by_role("button", name="Move picture 5 up").focus()
     page.keyboard.press("Enter")
     expect(page.locator(".deck-card img").nth(3)).to_have_attribute("alt", "A night without stars")
+
+
+def test_without_the_script_a_deck_takes_one_picture_with_its_words(live_server, browser, media_root):
+    """The camera's button needs the script: without it only the one-picture form shows (the button's style once
+    showed it anyway, a button that did nothing), and that form adds a card with its words."""
+    anna = UserFactory(username="anna")
+    deck = deck_create(user=anna, name="Summer")
+    base = live_server.url
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, java_script_enabled=False)
+    page = phone.new_page()
+    log_in(page, base, "anna")
+    page.goto(base + reverse("decks:deck", args=[deck.pk]))
+    expect(page.get_by_role("heading", name="Summer")).to_be_visible()
+    expect(page.get_by_text("Take a photo")).to_be_hidden()
+    expect(page.locator("#deck-files")).to_have_js_property("multiple", False)
+    page.set_input_files("#deck-files", {"name": "red.jpg", "mimeType": "image/jpeg", "buffer": jpeg((200, 40, 40))})
+    page.get_by_label("The picture in words").fill("A red wall")
+    page.get_by_role("button", name="Upload").click()
+    expect(page.locator(".deck-card")).to_have_count(1)
+    card = Card.objects.get(deck=deck)
+    assert card.alt_text == "A red wall" and card.size > 0
+    phone.close()
