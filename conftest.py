@@ -16,8 +16,16 @@ hypothesis_settings.load_profile("fabula")
 def pytest_collection_modifyitems(items):
     """Browser tests run last. Playwright's sync API marks its event loop as running in
     the main thread from its first use to the end of the session: no asyncio test
-    (pytest-asyncio, WebsocketCommunicator) could start after it."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    (pytest-asyncio, WebsocketCommunicator) could start after it.
+
+    Of the browser tests the every-page sweeps go first: each is minutes long, and at the end of the run one
+    would keep a worker busy while the other has nothing left (pytest-xdist hands the tests out in this order)."""
+
+    def order(item):
+        browser = item.get_closest_marker("browser") is not None
+        return (browser, browser and item.get_closest_marker("sweep") is None)
+
+    items.sort(key=order)
 
 
 @pytest.fixture(autouse=True)
@@ -85,6 +93,22 @@ def browser_type_launch_args(browser_type_launch_args):
             "--use-fake-ui-for-media-stream",
         ],
     }
+
+
+@pytest.fixture(autouse=True)
+def _close_the_test_s_browser_contexts(request):
+    """A browser test's own contexts close with it, passed or failed. A page left open keeps its socket
+    reconnecting to a server that is gone, its countdowns ticking and its renderer drawing: with the two
+    workers' browsers shared by the whole session, dozens of such pages slowed every later test."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    left = [context for context in browser.contexts if context not in before]
+    for context in left:
+        context.close()
 
 
 @pytest.fixture(scope="session")
