@@ -31,13 +31,17 @@ def jpeg(colour, size=(1600, 1200)) -> bytes:
 COLOURS = {"red": (200, 40, 40), "green": (40, 160, 60), "blue": (40, 80, 200), "yellow": (230, 200, 40)}
 
 
-def test_five_photos_uploaded_from_a_phone_then_described(live_server, browser, media_root):
-    anna = UserFactory(username="anna")
-    deck = deck_create(user=anna, name="Summer")
-    base = live_server.url
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = phone.new_page()
+def anna_s_deck_on_a_phone(browser, base, **options):
+    """Anna's empty deck "Summer", and a phone's page signed in as her (the context closes with the test)."""
+    deck = deck_create(user=UserFactory(username="anna"), name="Summer")
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, **options).new_page()
     log_in(page, base, "anna")
+    return deck, page
+
+
+def test_five_photos_uploaded_from_a_phone_then_described(live_server, browser, media_root):
+    base = live_server.url
+    deck, page = anna_s_deck_on_a_phone(browser, base, has_touch=True)
 
     page.goto(f"{base}/decks/")
     expect(page.get_by_role("link", name="Summer")).to_be_visible()
@@ -102,12 +106,8 @@ def test_five_photos_uploaded_from_a_phone_then_described(live_server, browser, 
 def test_without_the_script_a_deck_takes_one_picture_with_its_words(live_server, browser, media_root):
     """The camera's button needs the script: without it only the one-picture form shows (the button's style once
     showed it anyway, a button that did nothing), and that form adds a card with its words."""
-    anna = UserFactory(username="anna")
-    deck = deck_create(user=anna, name="Summer")
     base = live_server.url
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, java_script_enabled=False)
-    page = phone.new_page()
-    log_in(page, base, "anna")
+    deck, page = anna_s_deck_on_a_phone(browser, base, java_script_enabled=False)
     page.goto(base + reverse("decks:deck", args=[deck.pk]))
     expect(page.get_by_role("heading", name="Summer")).to_be_visible()
     expect(page.get_by_text("Take a photo")).to_be_hidden()
@@ -118,4 +118,3 @@ def test_without_the_script_a_deck_takes_one_picture_with_its_words(live_server,
     expect(page.locator(".deck-card")).to_have_count(1)
     card = Card.objects.get(deck=deck)
     assert card.alt_text == "A red wall" and card.size > 0
-    phone.close()
