@@ -37,6 +37,7 @@ def parse_args(argv=None):
     parser.add_argument("--requests", type=int, default=1000, help="fetches of one view, a repetition (1000)")
     parser.add_argument("--actions", type=int, default=150, help="actions played, a repetition (150)")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions; the least is reported (3)")
+    parser.add_argument("--profile", metavar="FILE", help="write cProfile's statistics of the actions to FILE")
     args = parser.parse_args(argv)
     args.players, args.servers = 4, 1
     return args
@@ -136,7 +137,14 @@ def main(argv=None) -> int:
             per_request.append((time.process_time() - start) / args.requests * 1000)
         per_action, per_fetch = [], []
         for _ in range(args.repeat):
-            timed = [action() for _ in range(args.actions)]
+            if args.profile:
+                import cProfile
+
+                with cProfile.Profile() as profile:
+                    timed = [action() for _ in range(args.actions)]
+                profile.dump_stats(args.profile)
+            else:
+                timed = [action() for _ in range(args.actions)]
             per_action.append(statistics.mean(acted for acted, _fetched in timed) * 1000)
             per_fetch.append(statistics.mean(fetched for _acted, fetched in timed) / 3 * 1000)
         best = min(range(args.repeat), key=lambda n: per_action[n] + 3 * per_fetch[n])
