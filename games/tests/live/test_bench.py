@@ -35,6 +35,26 @@ def test_the_live_benchmark_runs_and_every_page_hears_of_every_action(tmp_path):
     assert document["fetches"] == actions * 3
 
 
+def test_without_fetches_the_live_benchmark_still_hears_every_action_and_fetches_nothing(tmp_path):
+    figures = tmp_path / "figures.json"
+    command = [sys.executable, "bench/live_latency.py", "--games", "1", "--think", "0.05", "--timeout", "60"]
+    completed = subprocess.run(
+        [*command, "--no-fetch", "--json", str(figures)], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+
+    assert completed.returncode in (0, 1), completed.stdout + completed.stderr
+    document = json.loads(figures.read_text())
+    actions = 1 + 2 * 3
+    assert document["rows"]["live: socket notified"] == {
+        **document["rows"]["live: socket notified"],
+        "count": actions * 3,
+        "lost": 0,
+    }
+    assert "live: page updated" not in document["rows"]
+    assert document["fetches"] == 0
+    assert "nobody fetched" in completed.stdout
+
+
 def test_the_worker_benchmark_runs_and_every_change_made_outside_the_web_process_is_heard(tmp_path):
     figures = tmp_path / "figures.json"
     command = [sys.executable, "bench/live_worker.py", "--games", "2", "--seconds", "15", "--phase", "5"]
