@@ -1,11 +1,13 @@
 """The API's view of a game, byte for byte what the plain way of making it gives, for every viewer of every position.
 
 The API makes a view the quick way: the game and seats an action left (``recent_games``), the state parsed once
-for every viewer of a version (``game_state``), the JSON encoded in one step. ``plain_view_json`` makes it the
-plain way, as the API did before each of those: the game and its seats read again, the state parsed from a dict
-of its own, the view walked to the API's terms by ``plain_encode`` (the encoder as it was), then pydantic. Both
-games are played at random through the services; at every position every player and a spectator ask their view,
-and each answer must be those bytes exactly: the quick ways change no answer, and no viewer gets another's.
+for every viewer of a version (``game_state``), ids and URLs encoded by the view's schema as it is validated.
+``plain_view_json`` makes it the plain way, as the API did before each of those: the game and its seats read
+again, the state parsed from a dict of its own, the view walked to the API's terms by ``api_terms`` (the encoder
+as it was first written), then pydantic without the request (the schema's types then leave ids and URLs as they
+are). Both games are played at random through the services; at every position every player and a spectator ask
+their view, and each answer must be those bytes exactly: the quick ways change no answer, and no viewer gets
+another's.
 """
 
 import copy
@@ -18,11 +20,13 @@ from django.test import Client, RequestFactory, TestCase
 
 from accounts.services import token_create
 from games import kinds
-from games.api.games import _view_json
+from games.api.games import _VIEWS
 from games.models import Game
 from games.selectors.games import game_states, game_view, seats_of
 from games.services.games import game_act, game_create, game_expire, game_join
 from games.tests.factories import UserFactory
+
+from .openapi import api_terms
 
 pytestmark = pytest.mark.django_db
 
@@ -37,22 +41,6 @@ def no_rate_limits(settings):
     settings.FABULA_API_RATES = {"requests": (10**6, 60), "actions": (10**6, 60)}
 
 
-def plain_encode(value, request):
-    """games.api.encoding's walk as it was written first: card ids as strings, site URLs absolute."""
-    if isinstance(value, dict):
-        out = {key: plain_encode(item, request) for key, item in value.items()}
-        if isinstance(value.get("image"), str):  # a card
-            if "id" in value:
-                out["id"] = str(value["id"])
-            out["image"] = request.build_absolute_uri(value["image"]) if value["image"] else ""
-        if isinstance(value.get("url"), str) and value["url"].startswith("/"):  # a file of the site's (a clue's)
-            out["url"] = request.build_absolute_uri(value["url"])
-        return out
-    if isinstance(value, (list, tuple)):
-        return [plain_encode(item, request) for item in value]
-    return value
-
-
 def plain_view_json(game_id: int, viewer) -> bytes:
     """The viewer's view made from nothing kept: the game read again, its state a dict of its own."""
     game = Game.objects.select_related("creator").get(pk=game_id)
@@ -60,10 +48,8 @@ def plain_view_json(game_id: int, viewer) -> bytes:
     seats = seats_of(game, with_users=True)
     request = RequestFactory().get(f"/api/v1/games/{game_id}")
     request.user = viewer
-    out = plain_encode(game_view(game=game, seats=seats, user=viewer), request)
-    if out.get("you") is None:
-        out["you"] = {"username": viewer.username, "seat": None, "to_act": False}
-    return _view_json(out)
+    out = api_terms(game_view(game=game, seats=seats, user=viewer), request)
+    return _VIEWS.dump_json(_VIEWS.validate_python(out), exclude_unset=True)  # as it was: no context
 
 
 def started(kind, seats: int):
