@@ -12,7 +12,7 @@ from pydantic import Field
 
 from games.api.errors import errors
 from games.api.limits import rate_hit
-from games.api.schemas import Answer, GameViewBase, Request, Within, You
+from games.api.schemas import Answer, GameViewBase, IdText, PictureUrl, Request, SiteFileUrl, Within, You
 from storyteller.decks.services.reports import card_report
 from storyteller.engine import rules as engine
 from storyteller.services.game import (
@@ -107,7 +107,9 @@ class StorytellerRules(Answer):
 
 class ClueMediaLink(Answer):
     kind: Literal["drawing", "sound"]
-    url: str = Field(description="The file (PNG or WebP; Ogg, WebM or MP4 audio), for those who may see the game.")
+    url: SiteFileUrl = Field(
+        description="The file (PNG or WebP; Ogg, WebM or MP4 audio), for those who may see the game."
+    )
 
 
 class ClueOut(Answer):
@@ -122,8 +124,8 @@ class ClueMediaOut(Answer):
 
 
 class Card(Answer):
-    id: str
-    image: str = Field(
+    id: IdText
+    image: PictureUrl = Field(
         description="The absolute URL that serves the picture to those who may see this game; empty for a card "
         "removed or hidden (`removed`, `hidden`): show a grey placeholder."
     )
@@ -145,7 +147,7 @@ class Card(Answer):
 class TableCard(Answer):
     """A card on the table in the vote phase: no id, no owner (an id would match it to a hand seen earlier)."""
 
-    image: str
+    image: PictureUrl
     alt: str
     alt_lang: str = ""
     removed: bool = False

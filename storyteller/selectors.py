@@ -21,6 +21,7 @@ from games.selectors.common import (
     view_finish,
     view_waiting,
 )
+from games.selectors.games import game_state
 from infrastructure.caches import BoundedCache
 from storyteller.decks.selectors import card_picture_url
 from storyteller.engine import rules as engine
@@ -244,7 +245,7 @@ def storyteller_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     if game.state is None:
         return view
 
-    state = engine.from_dict(game.state)
+    state = game_state(game)
     view["rules"]["hand_size"] = engine.hand_size(state)
     last = state.last_round
     media_kinds = _media_kinds({state.clue_media, last.clue_media if last is not None else None})

@@ -17,6 +17,7 @@ from games.selectors.common import (
     view_finish,
     view_waiting,
 )
+from games.selectors.games import game_state
 from think_alike.engine import rules as engine
 from think_alike.engine.matching import Group
 from think_alike.models import BoardField
@@ -85,7 +86,7 @@ def think_alike_view(*, game: Game, seats: list[Seat], viewer) -> dict:
     if game.state is None:
         return view
 
-    state = engine.from_dict(game.state)
+    state = game_state(game)
     finished = state.phase == engine.Phase.FINISHED
     phase = str(state.phase)
     view["phase"] = None if finished else phase

@@ -131,7 +131,7 @@ def view_response(request, game_id, status: int = 200) -> HttpResponse:
         game=game,
         seats=seats,
         build=lambda game, seats: _view_json(
-            view_out(game_view(game=game, seats=seats, user=request.user), request=request)
+            view_out(game_view(game=game, seats=seats, user=request.user), request=request), request
         ),
         extra=extra,
     )
@@ -139,8 +139,8 @@ def view_response(request, game_id, status: int = 200) -> HttpResponse:
     return tagged(response, etag) if request.method == "GET" else response
 
 
-def _view_json(view: dict) -> bytes:
-    return _VIEWS.dump_json(_VIEWS.validate_python(view), exclude_unset=True)
+def _view_json(view: dict, request) -> bytes:
+    return _VIEWS.dump_json(_VIEWS.validate_python(view, context={"request": request}), exclude_unset=True)
 
 
 def _kind_of(game_id: int):

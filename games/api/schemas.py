@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from django.utils.translation import gettext_lazy
 from ninja import Schema
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
 from pydantic.json_schema import JsonDict
 from pydantic_core import core_schema
 
@@ -73,6 +73,34 @@ class Within:
             bounds = {"min": self.minimum, "max": self.maximum, "n": self.maximum}
             raise GameError(self.code, str(self.message) % bounds, "invalid")
         return value
+
+
+# A view's values in the API's terms, made as the view is validated (``games.api.games.view_response`` gives the
+# request as the validation's context): no walk of the view of its own.
+
+
+def _absolute(url: str, info: ValidationInfo) -> str:
+    """A picture's URL, absolute (empty for none), for the request being answered."""
+    request = info.context.get("request") if isinstance(info.context, dict) else None
+    return request.build_absolute_uri(url) if request is not None and url else url
+
+
+def _absolute_site_file(url: str, info: ValidationInfo) -> str:
+    """A file of the site's (a path from its root), absolute, for the request being answered; any other as it is."""
+    request = info.context.get("request") if isinstance(info.context, dict) else None
+    return request.build_absolute_uri(url) if request is not None and url.startswith("/") else url
+
+
+def _id_text(value: Any) -> Any:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+# An id the engine keeps as a number, given as a string (``games.actions.Id`` takes either back).
+IdText = Annotated[str, BeforeValidator(_id_text)]
+# A card's picture: the absolute URL that serves it, or empty for none.
+PictureUrl = Annotated[str, AfterValidator(_absolute)]
+# A file the site serves (a clue's drawing or sound): its absolute URL.
+SiteFileUrl = Annotated[str, AfterValidator(_absolute_site_file)]
 
 
 class Request(Schema):

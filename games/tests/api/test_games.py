@@ -284,7 +284,9 @@ def test_a_view_asked_again_at_its_version_is_the_kept_json_and_nobody_elses(dec
     first = client.get(f"/games/{view['id']}")
     built = []
     real = api_games._view_json
-    monkeypatch.setattr(api_games, "_view_json", lambda view: built.append(view["you"]["username"]) or real(view))
+    monkeypatch.setattr(
+        api_games, "_view_json", lambda view, request: built.append(view["you"]["username"]) or real(view, request)
+    )
     again = client.get(f"/games/{view['id']}")
     assert again.status_code == 200 and again.content == first.content and built == []
     theirs = other.get(f"/games/{view['id']}").json()
