@@ -23,8 +23,9 @@ from games import kinds
 from games.api.games import _VIEWS
 from games.models import Game
 from games.selectors.games import game_states, game_view, seats_of
-from games.services.games import game_act, game_create, game_expire, game_join
+from games.services.games import game_act, game_expire
 from games.tests.factories import UserFactory
+from games.tests.test_conformance import started
 
 from .openapi import api_terms
 
@@ -50,16 +51,6 @@ def plain_view_json(game_id: int, viewer) -> bytes:
     request.user = viewer
     out = api_terms(game_view(game=game, seats=seats, user=viewer), request)
     return _VIEWS.dump_json(_VIEWS.validate_python(out), exclude_unset=True)  # as it was: no context
-
-
-def started(kind, seats: int):
-    users = UserFactory.create_batch(seats)
-    game = game_create(creator=users[0], kind=kind.slug, max_seats=seats)
-    for user in users[1:]:
-        game_join(game_id=game.pk, user=user)
-    game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE
-    return game, users
 
 
 def api_client(user) -> Client:
