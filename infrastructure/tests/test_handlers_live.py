@@ -107,8 +107,9 @@ def stream_until_answered(connection: socket.socket, head: bytes, *, chunked: bo
     connection.setblocking(False)
     answer = b""
     give_up_at = time.monotonic() + 30
+    sending = True
     while time.monotonic() < give_up_at:
-        readable, writable, _ = select.select([connection], [connection] if sent < most else [], [], 1.0)
+        readable, writable, _ = select.select([connection], [connection] if sending and sent < most else [], [], 1.0)
         if readable:
             try:
                 data = connection.recv(65536)
@@ -122,7 +123,11 @@ def stream_until_answered(connection: socket.socket, head: bytes, *, chunked: bo
             try:
                 sent += connection.send(frame)
             except (BrokenPipeError, ConnectionResetError):
-                break
+                # The server closed with the rest of the body unread, so the connection was reset: what it
+                # answered before is still there to read (as a browser or curl reads it), so read on.
+                sending = False
+        elif not sending and not readable:
+            break  # nothing more will come
     return sent, answer
 
 
