@@ -130,40 +130,28 @@ def _copy(instance):
     return clone
 
 
-class _States:
-    """Each game's state as its engine reads it, kept beside the stored dict it was read from.
-
-    Every view of a game parses its state (each player's after an action, the spectators'): the views of one
-    version share one parse. An entry is given only for the very dict it was read from (``is``, not ``==``):
-    the copies ``recent_games`` hands out share their game's dict, and a game read again, or written by a
-    service, has a new one, so an entry can never be older than the game it is asked for. The state is shared
-    by every viewer, so nothing may change it: an engine's state is a value (a frozen dataclass; each action
-    makes a new one), and ``games/tests/test_view_bytes.py`` checks that no view changes it.
-    """
-
-    def __init__(self):
-        # One entry a game (its latest dict replaces the one before); emptied by the one reset.
-        self.entries = BoundedCache("game_states", size=settings.FABULA_RECENT_GAMES_ENTRIES)
-
-    def get(self, game: Game):
-        data = game.state
-        if data is None:
-            return None
-        entry = self.entries.get(game.pk)
-        if entry is not None and entry[0] is data:
-            return entry[1]
-        state = game.game_kind.engine.from_dict(data)
-        self.entries.put(game.pk, (data, state))
-        return state
-
-
-game_states = _States()
+# Each game's state as its engine reads it, beside the stored dict it was read from: one entry a game (its latest
+# dict replaces the one before), emptied by the one reset.
+game_states = BoundedCache("game_states", size=settings.FABULA_RECENT_GAMES_ENTRIES)
 
 
 def game_state(game: Game):
     """The game's state as its kind's engine reads it (None before the game starts), parsed once for every view
-    of this version. Read it, never change it: every viewer of the game is given the same one."""
-    return game_states.get(game)
+    of this version. Read it, never change it: every viewer of the game is given the same one.
+
+    An entry is given only for the very dict it was read from (``is``, not ``==``): the copies ``recent_games``
+    hands out share their game's dict, and a game read again, or written by a service, has a new one, so an entry
+    can never be older than the game it is asked for. An engine's state is a value (frozen dataclasses; each
+    action makes a new one), and ``games/tests/api/test_view_bytes.py`` checks that no view changes it."""
+    data = game.state
+    if data is None:
+        return None
+    entry = game_states.get(game.pk)
+    if entry is not None and entry[0] is data:
+        return entry[1]
+    state = game.game_kind.engine.from_dict(data)
+    game_states.put(game.pk, (data, state))
+    return state
 
 
 def game_get_for_viewer(*, game_id, user) -> tuple[Game, list[Seat]]:
