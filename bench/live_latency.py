@@ -90,6 +90,12 @@ def parse_args(argv=None):
         help="the other players only hear of a change and fetch nothing: what the others' fetches cost, by "
         "difference with a run that fetches (a measure of the design's notify-then-fetch, not a way to play)",
     )
+    parser.add_argument(
+        "--fetch",
+        action="store_true",
+        help="the other players' sockets ask for no view (no push=): they hear of a change and fetch their view "
+        "over HTTP, as pages did until 7 December 2026 (a socket of older code is sent no view anyway)",
+    )
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds after which a message counts as lost (5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -262,6 +268,7 @@ class Results:
     lost: int = 0
     failed_actions: int = 0
     fetches: int = 0  # the fresh views the players asked the server for
+    pushes: int = 0  # the fresh views their sockets were sent
 
 
 async def play(games, args, *, connect, act, fetch=None, on_open=None) -> Results:
@@ -281,7 +288,7 @@ async def play(games, args, *, connect, act, fetch=None, on_open=None) -> Result
     if on_open is not None:
         on_open()
     fetches = set()  # asyncio keeps only weak references to tasks
-    readers = [asyncio.create_task(listen(s, p, fetch, fetches)) for s, p in zip(sockets, everyone)]
+    readers = [asyncio.create_task(listen(s, p, fetch, fetches, results)) for s, p in zip(sockets, everyone)]
     actions = args.rounds * (1 + 2 * (args.players - 1))  # a round: a clue, the others' cards, their votes
 
     async def one_game(players, rng):
@@ -323,10 +330,24 @@ async def play(games, args, *, connect, act, fetch=None, on_open=None) -> Result
     return results
 
 
-async def listen(socket, player: Player, fetch, fetches: set):
-    """What a game page's live.js does: note each new version of its game, then fetch."""
+PUSHED = ("game.board", "game.view")  # a socket that asks for its view is sent it (games.pushes)
+
+
+async def listen(socket, player: Player, fetch, fetches: set, results: Results | None = None):
+    """What a game page's live.js does: note each new version of its game, then fetch, or take the view its
+    socket was sent."""
     async for raw in socket:
         message = json.loads(raw)
+        if message.get("type") in PUSHED and message.get("game") == player.game_id:
+            version = message["version"]
+            if version not in player.heard:
+                player.mark("heard", version)
+            if results is not None:
+                results.pushes += 1
+            player.shown = max(player.shown, version)
+            if version not in player.fetched:
+                player.mark("fetched", version)
+            continue
         if message.get("type") != "game.changed" or message.get("game") != player.game_id:
             continue
         version = message["version"]
@@ -457,12 +478,13 @@ async def run_live(games, args, servers, on_open=None) -> Results:
 
         async def connect_player(player):
             server = servers[player.server]
-            return await connect(
-                f"ws://127.0.0.1:{server.port}/ws/live/?game={player.game_id}",
-                origin=server.url,
-                additional_headers={"Cookie": player.cookie},
-                open_timeout=60,
-            )
+            url = f"ws://127.0.0.1:{server.port}/ws/live/?game={player.game_id}"
+            headers = {"Cookie": player.cookie}
+            if not (args.fetch or args.no_fetch):  # as live.js asks (a bot: its view, by its token)
+                url += "&push=view" if args.via == "api" else "&push=board"
+                if args.via == "api":
+                    headers["Authorization"] = f"Bearer {player.token}"
+            return await connect(url, origin=server.url, additional_headers=headers, open_timeout=60, compression=None)
 
         async def fetch(player, version):
             if args.via == "api":
@@ -552,10 +574,19 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
         print(f"{label:28} {count:>7} {missing:>6} {ms(numbers['median'])} {ms(numbers['p95'])} {ms(numbers['max'])}")
     print("(lost for 'action answered': actions refused or answered oddly; for 'page updated': fetches missing)")
     if live.answered:
-        print(f"fresh views fetched: {live.fetches} ({live.fetches / len(live.answered):.2f} an action)")
+        print(
+            f"fresh views fetched: {live.fetches} ({live.fetches / len(live.answered):.2f} an action); "
+            f"pushed: {live.pushes} ({live.pushes / len(live.answered):.2f} an action)"
+        )
     if setup.get("server_cpu_per_action"):
         per_action = setup["server_cpu_per_action"]
-        what_else = "; nobody fetched" if args.no_fetch else ", the others' fetches"
+        what_else = (
+            "; nobody fetched"
+            if args.no_fetch
+            else ", the others' fetches"
+            if args.fetch
+            else ", the views pushed to every socket and any fetches"
+        )
         print(
             f"server CPU: {per_action * 1000:.1f} ms per action (its POST, the fan-out{what_else}): "
             f"one {args.server} process, one core, keeps up with ~{1 / per_action:.0f} actions/s; "
@@ -576,6 +607,7 @@ def report(args, setup: dict, baseline: Results, live: Results) -> bool:
             "setup": setup,
             "rows": {label: {"count": c, "lost": m, **n} for label, (c, m, n) in rows.items()},
             "fetches": live.fetches,
+            "pushes": live.pushes,
             "aim_met": met,
         }
         args.json.write_text(json.dumps(document, indent=2))

@@ -37,6 +37,11 @@ def parse_args(argv=None):
     parser.add_argument("--requests", type=int, default=1000, help="fetches of one view, a repetition (1000)")
     parser.add_argument("--actions", type=int, default=150, help="actions played, a repetition (150)")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions; the least is reported (3)")
+    parser.add_argument(
+        "--push",
+        action="store_true",
+        help="the other players' views made as their sockets are sent them (games.pushes), not fetched",
+    )
     parser.add_argument("--profile", metavar="FILE", help="write cProfile's statistics of the actions to FILE")
     args = parser.parse_args(argv)
     args.players, args.servers = 4, 1
@@ -62,6 +67,26 @@ class Browser:
             answer = self.client.get(f"/games/{game}/board/", headers={"HX-Request": "true"})
         if answer.status_code != 200:
             raise SystemExit(f"a fetch answered {answer.status_code}")
+
+    def pushed(self) -> None:
+        """The view this player's socket is sent after a change (``push=board`` or ``push=view``)."""
+        from games.pushes import BOARD, VIEW, pushed
+
+        if self.via == "api":
+            found = pushed(self.scope, game_id=self.player.game_id, what=VIEW, token=self.player.token)
+        else:
+            found = pushed(self.scope, game_id=self.player.game_id, what=BOARD)
+        if found is None:
+            raise SystemExit("nothing was pushed")
+
+    @property
+    def scope(self) -> dict:
+        headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
+        if self.via == "pages":
+            headers.append((b"cookie", self.player.cookie.encode()))
+        else:
+            headers.append((b"authorization", f"Bearer {self.player.token}".encode()))
+        return {"type": "websocket", "scheme": "ws", "headers": headers, "server": ("testserver", 80)}
 
     def act(self, form: dict) -> None:
         game = self.player.game_id
@@ -121,7 +146,7 @@ def main(argv=None) -> int:
             acted = time.process_time()
             for browser in browsers:
                 if browser is not actor:
-                    browser.fetch()
+                    browser.pushed() if args.push else browser.fetch()
             return acted - start, time.process_time() - acted
 
         for _ in range(12):  # warm: every template, statement and language loaded
@@ -148,7 +173,9 @@ def main(argv=None) -> int:
             per_action.append(statistics.mean(acted for acted, _fetched in timed) * 1000)
             per_fetch.append(statistics.mean(fetched for _acted, fetched in timed) / 3 * 1000)
         best = min(range(args.repeat), key=lambda n: per_action[n] + 3 * per_fetch[n])
-        print(f"via {args.via}, load {os.getloadavg()[0]:.1f}, {args.games} games of 4, least of {args.repeat}")
+        print(
+            f"via {args.via}{' (the views pushed)' if args.push else ''}, load {os.getloadavg()[0]:.1f}, {args.games} games of 4, least of {args.repeat}"
+        )
         print(f"a request (a fetch of a kept view): {min(per_request):.3f} ms, {fetch_statements} statements")
         print(
             f"an action: {per_action[best]:.2f} ms, each fetch after it {per_fetch[best]:.2f} ms; "

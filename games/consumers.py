@@ -11,8 +11,16 @@ now that the socket hears every later change. The page fetches its board only if
 shows an older one (a page that has just loaded most often shows that very version,
 and fetched it again for nothing before).
 
-The session authenticates the socket and ``AllowedHostsOriginValidator`` in
-``config.asgi`` refuses a foreign Origin before this consumer runs.
+A game's socket may ask for more than *that* (``push=board``, a game page's; ``push=view``, an API
+client's): it is then sent its viewer's board or API view at each new version of its game
+(``game.board``, ``game.view``), built here as the fetch it saves would build it, for this socket's
+viewer alone (games.pushes). The group's message is the same ``{game, version}``; when there is
+nothing to push (the game no longer theirs to see), the socket says ``game.changed`` as any other.
+
+The session authenticates a page's socket and ``infrastructure.origins`` refuses a foreign Origin
+before this consumer runs. A client that is no browser may name its API token instead
+(``Authorization: Bearer ...``, which a page cannot send with a WebSocket): the socket is then that
+token's, and is refused if the token is not live.
 """
 
 import json
@@ -22,6 +30,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import Http404
 
+from accounts.services import token_authenticate
+from infrastructure.origins import bearer
+
+from .pushes import BOARD, PUSHES, pushed
 from .selectors.games import game_get_for_viewer, game_version
 from .services.events import LOBBY_GROUP, game_group, user_group
 
@@ -40,9 +52,18 @@ FORBIDDEN = 4403
 
 
 class LiveConsumer(AsyncWebsocketConsumer):
+    game_id: int | None = None
+    push: str | None = None  # what this socket is sent of its game after a change (games.pushes), if anything
+    pushed_version = 0
+    token: str | None = None
+
     async def connect(self):
         params = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        user = self.scope.get("user")
+        self.token = bearer(self.scope)
+        user = self.scope.get("user") if self.token is None else await self._token_user(self.token)
+        if user is None:  # a token that is not live
+            await self.close(code=FORBIDDEN)
+            return
         groups = []
         if user is not None and user.is_authenticated:
             groups.append(user_group(user.pk))
@@ -53,6 +74,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await self.close(code=FORBIDDEN)
                 return
             groups.append(game_group(game_id))
+            self.game_id = game_id
+            push = params.get("push", [""])[0]
+            self.push = push if push in PUSHES else None
         if params.get("lobby", [""])[0] in ("1", "true"):
             groups.append(LOBBY_GROUP)
         # Join before accepting: the page refreshes once the socket opens, so
@@ -84,6 +108,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if seen == getattr(self, "_last_game_change", None):
             return
         self._last_game_change = seen
+        if self.push is not None and event["game"] == self.game_id:
+            if event["version"] <= self.pushed_version:
+                return  # pushed already: read after this change was made, a push shows it or a later one
+            found = await self._pushed()
+            if found is not None and found[0] >= event["version"]:
+                await self._push(*found)
+                return
         await self._forward(event)
 
     async def notifications_changed(self, event):
@@ -91,6 +122,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def chat_changed(self, event):
         await self._forward(event)
+
+    async def _push(self, version: int, text: str):
+        if version <= self.pushed_version:
+            return
+        self.pushed_version = version
+        if self.push == BOARD:
+            await self.send(
+                text_data=json.dumps({"type": "game.board", "game": self.game_id, "version": version, "html": text})
+            )
+        else:  # the view's JSON as it is, not parsed and made again
+            await self.send(text_data=f'{{"type":"game.view","game":{self.game_id},"version":{version},"view":{text}}}')
 
     async def _forward(self, event):
         await self.send(text_data=json.dumps({field: event[field] for field in FIELDS[event["type"]]}))
@@ -103,6 +145,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except (Http404, ValueError):
             return None
         return game.pk
+
+    @database_sync_to_async
+    def _pushed(self) -> tuple[int, str] | None:
+        return pushed(self.scope, game_id=self.game_id, what=self.push, token=self.token)
+
+    @database_sync_to_async
+    def _token_user(self, raw: str):
+        found = token_authenticate(raw=raw)
+        return None if found is None else found.user
 
     @database_sync_to_async
     def _game_version(self, game_id: int) -> int | None:

@@ -105,8 +105,11 @@ def keep(key: str, game: Game, value) -> None:
     cache().set(key, (game.version, value))
 
 
-def board_html(request, *, game: Game, seats: list[Seat], error: str | None = None) -> SafeString:
-    """The game's board as the request's user sees it, at the game's version (from the cache when it can)."""
+def board_html(
+    request, *, game: Game, seats: list[Seat], error: str | None = None, csrf: str | None = None
+) -> SafeString:
+    """The game's board as the request's user sees it, at the game's version (from the cache when it can). Its
+    forms hold ``csrf``, by default the request's CSRF token (a push holds none: games.pushes)."""
     key = view_key("board", game=game, user=request.user, version=False)
     html = None if error else kept(key, game)
     if html is None:
@@ -129,7 +132,7 @@ def board_html(request, *, game: Game, seats: list[Seat], error: str | None = No
         html = render_to_string(BOARD_TEMPLATE, context)
         if not error:  # an error belongs to one answer only
             keep(key, game, html)
-    html = html.replace(CSRF_SLOT, get_token(request))
+    html = html.replace(CSRF_SLOT, get_token(request) if csrf is None else csrf)
     if TIME_LEFT_SLOT in html:
         html = html.replace(TIME_LEFT_SLOT, time_left(game.deadline_at))
     return mark_safe(html)  # noqa: S308 (rendered by our templates)

@@ -13,6 +13,10 @@ on (scheme, host and port), as Django's CSRF check takes a form's ``Origin``:
 - or an origin listed in ``FABULA_SOCKET_ORIGINS`` (``https://games.example.org,http://127.0.0.1:8000``),
   whose scheme, host and port must match one of them exactly.
 
+A handshake that names an API token (``Authorization: Bearer ...``) is a client's own, not a page's: a
+browser sends no such header with a WebSocket, and the socket is the token's, not the cookies' (the
+consumer checks the token). Such a handshake is taken without an ``Origin``.
+
 So under ``bin/run`` a page of ``http://127.0.0.1:8000`` (or ``PORT=9000``'s ``:9000``) opens its
 sockets, and ``http://127.0.0.1:1`` or ``https://localhost:1`` is refused; a handshake without
 ``Origin`` or ``Host`` too. A refused handshake is closed before it is accepted (the client sees
@@ -87,6 +91,13 @@ def site_origin(scope) -> Origin | None:
     return parse_origin(f"{site_scheme(scope)}://{host}")
 
 
+def bearer(scope) -> str | None:
+    """The API token the handshake names (``Authorization: Bearer ...``, the scheme in any case, as the API reads
+    it), or None."""
+    text = _header(scope, b"authorization") or ""
+    return text[7:].strip() if text[:7].lower() == "bearer " else None
+
+
 def origin_allowed(scope) -> str | None:
     """Why this handshake's ``Origin`` is taken (``"listed"``, ``"same"``), or None: refused."""
     text = _header(scope, b"origin")
@@ -109,6 +120,8 @@ class SocketOrigins:
         listed_origins()  # a malformed setting stops the server here, not at the first handshake
 
     async def __call__(self, scope, receive, send):
+        if bearer(scope) is not None:
+            return await self.listed_application(scope, receive, send)
         why = origin_allowed(scope)
         if why == "listed":
             return await self.listed_application(scope, receive, send)

@@ -126,17 +126,23 @@ def view_response(request, game_id, status: int = 200) -> HttpResponse:
         unchanged = not_modified(request, etag)
         if unchanged is not None:
             return unchanged
-    body = cached_view(
+    body = view_body(request, game=game, seats=seats, extra=extra)
+    response = HttpResponse(body, status=status, content_type="application/json; charset=utf-8")
+    return tagged(response, etag) if request.method == "GET" else response
+
+
+def view_body(request, *, game, seats, extra: str | None = None) -> bytes:
+    """The JSON of the game's view as the request's user sees it, kept for the version (``extra``: the site's
+    address its links start with, the request's by default)."""
+    return cached_view(
         request,
         game=game,
         seats=seats,
         build=lambda game, seats: _view_json(
             view_out(game_view(game=game, seats=seats, user=request.user), request=request), request
         ),
-        extra=extra,
+        extra=request.build_absolute_uri("/") if extra is None else extra,
     )
-    response = HttpResponse(body, status=status, content_type="application/json; charset=utf-8")
-    return tagged(response, etag) if request.method == "GET" else response
 
 
 def _view_json(view: dict, request) -> bytes:

@@ -5,7 +5,9 @@
 // decides *when*. One WebSocket per page says that something changed (ids and
 // versions, never content; a game page's socket first says its game's version,
 // "hello"); the page then fetches its own fragments over HTTP,
-// rendered for this viewer. Nothing here is needed for the page to work: a page
+// rendered for this viewer. A game page's socket asks for its board too
+// ("push=board", games/pushes.py): after each change it is sent the board the
+// fetch would bring, made for this viewer, and the page fetches nothing. Nothing here is needed for the page to work: a page
 // whose socket cannot connect still works by reload, and refreshes on a slow
 // timer besides.
 //
@@ -65,6 +67,12 @@
     if (window.Idiomorph) window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = mayUpdate;
   }
 
+  function noteKeys(target) {
+    target.querySelectorAll("[data-key]").forEach(function (box) {
+      box.fabulaKeyBeforeSwap = box.getAttribute("data-key");
+    });
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || !target.matches || !target.matches("[data-live]")) return;
@@ -82,9 +90,7 @@
         return;
       }
     }
-    target.querySelectorAll("[data-key]").forEach(function (box) {
-      box.fabulaKeyBeforeSwap = box.getAttribute("data-key");
-    });
+    noteKeys(target);
   });
 
   // ---- The viewer's own actions -----------------------------------------------
@@ -146,7 +152,10 @@
   function socketUrl() {
     var params = [];
     var board = document.querySelector('[data-live="game"][data-game]');
-    if (board) params.push("game=" + encodeURIComponent(board.getAttribute("data-game")));
+    if (board) {
+      params.push("game=" + encodeURIComponent(board.getAttribute("data-game")));
+      if (window.htmx && window.htmx.swap) params.push("push=board");
+    }
     if (live("lobby").length) params.push("lobby=1");
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     return scheme + location.host + "/ws/live/" + (params.length ? "?" + params.join("&") : "");
@@ -226,14 +235,44 @@
     else refresh(board);
   }
 
+  // The board the socket was sent for a version (push=board): swapped in as a fetch's answer would be, if it is
+  // newer than the board shown. Its forms come without a CSRF token (a socket has none to give): they get the
+  // page's own, which htmx sends as a header besides. While the viewer's own action is on its way, it is only
+  // noted, as a "game.changed": the answer brings its version, and anything newer is fetched once it is in.
+  function pushedBoard(message) {
+    var board = gameElement(message.game);
+    if (!board || Number(board.getAttribute("data-version")) >= message.version) return;
+    var state = acting[message.game];
+    if (state) {
+      state.awaited = Math.max(state.awaited, message.version);
+      return;
+    }
+    var token = pageToken();
+    var html = message.html.split('name="csrfmiddlewaretoken" value=""').join(
+      'name="csrfmiddlewaretoken" value="' + token + '"');
+    noteKeys(board);
+    // As htmx swaps a fetch's answer: the board's own swap (morph, its extension found from the board).
+    window.htmx.swap(board, html, { swapStyle: board.getAttribute("hx-swap") || "outerHTML" }, { contextElement: board });
+  }
+
+  function pageToken() {
+    try {
+      var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+      return /^[A-Za-z0-9]+$/.test(token) ? token : "";
+    } catch (error) {
+      return "";
+    }
+  }
+
   function handle(message) {
     if (message.type === "hello") {
       heard[message.game] = Math.max(heard[message.game] || 0, message.version);
       boardAt(message.game, message.version);
-    } else if (message.type === "game.changed") {
+    } else if (message.type === "game.changed" || message.type === "game.board") {
       if (heard[message.game] >= message.version) return;
       heard[message.game] = message.version;
-      boardAt(message.game, message.version);
+      if (message.type === "game.board") pushedBoard(message);
+      else boardAt(message.game, message.version);
       // The viewer's user group speaks of every game they sit in, the lobby
       // group of every open public game.
       refreshAll("mine");

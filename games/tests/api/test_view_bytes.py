@@ -12,19 +12,18 @@ another's.
 
 import copy
 import random
-from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.test import Client, RequestFactory, TestCase
+from django.test import Client, RequestFactory
 
 from accounts.services import token_create
 from games import kinds
 from games.api.games import _VIEWS
 from games.models import Game
 from games.selectors.games import game_states, game_view, seats_of
-from games.services.games import game_act, game_expire
 from games.tests.factories import UserFactory
+from games.tests.play import play_at_random
 from games.tests.test_conformance import started
 
 from .openapi import api_terms
@@ -66,7 +65,6 @@ def test_every_viewers_view_is_the_plain_views_bytes(kind, seed):
     game, users = started(kind, rng.randint(kind.min_seats, min(kind.max_seats, kind.min_seats + 2)))
     viewers = [*users, UserFactory()]  # the players and a spectator (the games are public)
     clients = {viewer.pk: api_client(viewer) for viewer in viewers}
-    by_seat = {seat.position: seat.user for seat in game.seats.select_related("user")}
     positions = 0
 
     def check_every_view():
@@ -84,28 +82,7 @@ def test_every_viewers_view_is_the_plain_views_bytes(kind, seed):
             assert answers[viewer.pk] == plain_view_json(game.pk, viewer), f"{viewer}'s view at v{game.version}"
         positions += 1
 
-    for _step in range(MAX_STEPS):
-        game.refresh_from_db()
-        check_every_view()
-        if game.status == Game.Status.FINISHED:
-            break
-        state = kind.engine.from_dict(game.state)
-        offers = {seat: kind.sample_action(state, seat=seat, rng=rng) for seat in sorted(kind.engine.to_act(state))}
-        offers = {seat: action for seat, action in offers.items() if action is not None}
-        if not offers or (not game.is_paused and rng.random() < EXPIRE_SOMETIMES):
-            assert game_expire(game_id=game.pk, version=game.version, now=game.deadline_at + timedelta(seconds=1))
-            continue
-        seat = rng.choice(sorted(offers))
-        with TestCase.captureOnCommitCallbacks(execute=True):  # the game left for the views (game_remember)
-            game_act(game_id=game.pk, user=by_seat[seat], action=offers[seat], expected_round=game.round)
-    for user in users[1:]:  # what is left of a long game: resignations end it, and the views of a finished game
-        game.refresh_from_db()
-        if game.status != Game.Status.FINISHED:
-            with TestCase.captureOnCommitCallbacks(execute=True):
-                game_act(game_id=game.pk, user=user, action={"type": "resign"})
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    check_every_view()
+    play_at_random(kind, game, users, rng, check_every_view, max_steps=MAX_STEPS, expire_sometimes=EXPIRE_SOMETIMES)
     assert positions > 20
 
 

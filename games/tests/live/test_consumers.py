@@ -18,7 +18,7 @@ from games.services import events
 from games.services.games import game_act, game_create, game_expire, game_join, game_leave, game_start
 
 from ..factories import UserFactory, deck_with_cards, started_game
-from ..play import play_step, play_to_end
+from ..play import play_step, play_to_end, view_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -320,3 +320,107 @@ async def test_no_message_of_a_whole_game_carries_anything_but_ids_and_versions(
         checked += seen
     assert len(checked) > 30
     assert {"type": "notifications.changed", "unread": 1} in checked
+
+
+# ---- A socket that asks for its view (games.pushes) ----------------------------------------------------
+
+
+def _token(user) -> str:
+    from accounts.services import token_create
+
+    return token_create(user=user, name="socket")[1]
+
+
+async def _token_socket(token: str, query: str):
+    """A client that is no browser: its API token, no Origin, no cookie."""
+    headers = [(b"host", HOST), (b"authorization", f"Bearer {token}".encode())]
+    communicator = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
+    accepted, _code = await communicator.connect(timeout=5)
+    return communicator, accepted
+
+
+async def test_a_game_page_that_asks_is_sent_its_board_at_each_change(open_socket):
+    game, users = await sync_to_async(started_game)(4)
+    socket, accepted = await open_socket(user=users[1], query=f"game={game.pk}&push=board")
+    assert accepted and socket.hello["type"] == "hello"
+
+    await sync_to_async(play_step)(game, users, random.Random(1))
+
+    message = await next_game_message(socket)
+    version = await current_version(game)
+    assert set(message) == {"type", "game", "version", "html"}
+    assert (message["type"], message["game"], message["version"]) == ("game.board", game.pk, version)
+    assert f'data-version="{version}"' in message["html"]
+    assert 'name="csrfmiddlewaretoken" value=""' in message["html"]  # the page fills in its own
+    # Its hand, which the others' boards do not show.
+    hand = await sync_to_async(lambda: [c["id"] for c in view_for(game, users[1])["hand"]])()
+    assert all(f'value="{card}"' in message["html"] for card in hand)
+    # The same change through the user's own group: once (the bell may speak, a turn having closed).
+    assert [m for m in await later_messages(socket) if m["type"] != "notifications.changed"] == []
+    await socket.disconnect()
+
+
+async def test_a_bot_follows_its_game_by_its_token_and_is_sent_its_view():
+    game, users = await sync_to_async(started_game)(3)
+    token = await sync_to_async(_token)(users[2])
+    socket, accepted = await _token_socket(token, f"game={game.pk}&push=view")
+    assert accepted  # no Origin: a page cannot send a token with a WebSocket
+    assert (await next_message(socket))["type"] == "hello"
+
+    await sync_to_async(play_step)(game, users, random.Random(2))
+
+    message = await next_game_message(socket)
+    version = await current_version(game)
+    assert (message["type"], message["game"], message["version"]) == ("game.view", game.pk, version)
+    view = await sync_to_async(view_for)(game, users[2])
+    assert message["view"]["version"] == version and message["view"]["you"]["seat"] == view["you"]["seat"]
+    assert [card["id"] for card in message["view"]["hand"]] == [str(card["id"]) for card in view["hand"]]
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("token", ["not-a-token", ""])
+async def test_a_socket_with_a_token_that_is_not_live_is_refused(token):
+    game, _users = await sync_to_async(started_game)(3)
+    socket, accepted = await _token_socket(token, f"game={game.pk}&push=view")
+    assert not accepted
+    await socket.disconnect()
+
+
+async def test_a_token_follows_only_what_its_user_may_see():
+    game, users = await sync_to_async(started_game)(3, visibility="private")
+    stranger = await sync_to_async(UserFactory)()
+    socket, accepted = await _token_socket(await sync_to_async(_token)(stranger), f"game={game.pk}&push=view")
+    assert not accepted
+    await socket.disconnect()
+    socket, accepted = await _token_socket(await sync_to_async(_token)(users[1]), f"game={game.pk}&push=view")
+    assert accepted
+    await socket.disconnect()
+
+
+async def test_a_push_of_a_game_no_longer_theirs_to_see_is_only_a_change(open_socket):
+    """The game made private after the socket opened: a stranger's socket is told of the change, as before, and
+    its fetch is refused as any other."""
+    game, users = await sync_to_async(started_game)(3)
+    stranger = await sync_to_async(UserFactory)()
+    socket, accepted = await open_socket(user=stranger, query=f"game={game.pk}&push=board")
+    assert accepted
+    await sync_to_async(Game.objects.filter(pk=game.pk).update)(visibility="private")
+
+    await sync_to_async(play_step)(game, users, random.Random(3))
+
+    assert await next_game_message(socket) == {
+        "type": "game.changed",
+        "game": game.pk,
+        "version": await current_version(game),
+    }
+
+
+async def test_a_push_that_is_not_asked_for_is_not_sent(open_socket):
+    game, users = await sync_to_async(started_game)(3)
+    socket, _accepted = await open_socket(user=users[1], query=f"game={game.pk}&push=everything")
+    await sync_to_async(play_step)(game, users, random.Random(4))
+    assert await next_game_message(socket) == {
+        "type": "game.changed",
+        "game": game.pk,
+        "version": await current_version(game),
+    }

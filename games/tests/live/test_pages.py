@@ -19,6 +19,7 @@ from ..play import view_for
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ALLOWED_KEYS = [{"type", "game", "version"}, {"type", "unread"}]
+BOARD_KEYS = {"type", "game", "version", "html"}  # a game page's socket is sent its own board (push=board)
 
 
 def open_page(browser, server, user, path, frames=None):
@@ -58,9 +59,9 @@ def refresh_by_hand(page):
 
 def test_one_acts_and_the_other_sees_it_live_then_catches_up_after_a_restart(asgi_server, browser):
     game, (alice, bob, carol, dave) = started_game(4, pace="live")
-    frames = []
+    frames, bob_frames = [], []
     alice_page = open_page(browser, asgi_server, alice, game.get_absolute_url(), frames)
-    bob_page = open_page(browser, asgi_server, bob, game.get_absolute_url(), frames)
+    bob_page = open_page(browser, asgi_server, bob, game.get_absolute_url(), bob_frames)
     socket_open(alice_page)
     socket_open(bob_page)
 
@@ -103,10 +104,21 @@ def test_one_acts_and_the_other_sees_it_live_then_catches_up_after_a_restart(asg
 
     assert alice_page.evaluate("window.fabulaSamePage") is True
     assert bob_page.evaluate("window.fabulaSamePage") is True
-    # What went over the sockets: ids, versions, counts; nothing else.
-    assert frames
-    for frame in frames:
-        assert set(json.loads(frame)) in ALLOWED_KEYS, frame
+    # What went over the sockets: ids, versions, counts, and each page's own board; nothing else.
+    assert frames and bob_frames
+    boards = []
+    for frame in frames + bob_frames:
+        message = json.loads(frame)
+        if message["type"] == "game.board":
+            assert set(message) == BOARD_KEYS
+            assert 'name="csrfmiddlewaretoken" value=""' in message["html"]  # no token travels in a push
+            boards.append(frame)
+        else:
+            assert set(message) in ALLOWED_KEYS, frame
+    assert any(frame in bob_frames for frame in boards)
+    # Alice's hand never reached Bob's page.
+    for card in view_for(game, alice)["hand"]:
+        assert not any(card["alt"] in frame for frame in bob_frames), card
 
 
 def test_a_page_that_cannot_connect_still_works_by_reload(asgi_server, browser):
@@ -211,9 +223,9 @@ def test_a_players_own_action_is_not_fetched_again_and_what_came_in_meanwhile_is
     expect(alice_page.locator(".clue q")).to_have_text("A quiet river")
     assert board_version(alice_page) == before + 1
     assert fetches(alice_page) == []  # the answer was the version heard: nothing to fetch after it
-    # The others' pages heard of it and fetched their own boards.
+    # The others' sockets were sent their own boards (push=board): nothing to fetch.
     expect(pages["bob"].locator(".clue q")).to_have_text("A quiet river")
-    assert fetches(pages["bob"])
+    assert fetches(pages["bob"]) == []
 
     # Bob hands in a card and his answer is held back; meanwhile Carol hands in hers. Bob's page gets his
     # answer, sees it is older than what its socket heard, and fetches the newer board once.
