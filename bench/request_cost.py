@@ -173,9 +173,8 @@ def main(argv=None) -> int:
             per_action.append(statistics.mean(acted for acted, _fetched in timed) * 1000)
             per_fetch.append(statistics.mean(fetched for _acted, fetched in timed) / 3 * 1000)
         best = min(range(args.repeat), key=lambda n: per_action[n] + 3 * per_fetch[n])
-        print(
-            f"via {args.via}{' (the views pushed)' if args.push else ''}, load {os.getloadavg()[0]:.1f}, {args.games} games of 4, least of {args.repeat}"
-        )
+        pushed = " (the views pushed)" if args.push else ""
+        print(f"via {args.via}{pushed}, load {os.getloadavg()[0]:.1f}, {args.games} games of 4, least of {args.repeat}")
         print(f"a request (a fetch of a kept view): {min(per_request):.3f} ms, {fetch_statements} statements")
         print(
             f"an action: {per_action[best]:.2f} ms, each fetch after it {per_fetch[best]:.2f} ms; "
