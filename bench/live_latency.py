@@ -484,7 +484,7 @@ async def run_live(games, args, servers, on_open=None) -> Results:
                 url += "&push=view" if args.via == "api" else "&push=board"
                 if args.via == "api":
                     headers["Authorization"] = f"Bearer {player.token}"
-            return await connect(url, origin=server.url, additional_headers=headers, open_timeout=60, compression=None)
+            return await connect(url, origin=server.url, additional_headers=headers, open_timeout=60)
 
         async def fetch(player, version):
             if args.via == "api":

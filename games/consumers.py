@@ -11,11 +11,12 @@ now that the socket hears every later change. The page fetches its board only if
 shows an older one (a page that has just loaded most often shows that very version,
 and fetched it again for nothing before).
 
-A game's socket may ask for more than *that* (``push=board``, a game page's; ``push=view``, an API
-client's): it is then sent its viewer's board or API view at each new version of its game
-(``game.board``, ``game.view``), built here as the fetch it saves would build it, for this socket's
-viewer alone (games.pushes). The group's message is the same ``{game, version}``; when there is
-nothing to push (the game no longer theirs to see), the socket says ``game.changed`` as any other.
+A game's socket may ask for more than *that*: ``push=board`` (a game page's, by its session) or
+``push=view`` (an API client's, by its token); anything else is not sent. It is then sent its
+viewer's board or API view at each new version of its game (``game.board``, ``game.view``), built
+here as the fetch it saves would build it, for this socket's viewer alone (games.pushes). The
+group's message is the same ``{game, version}``; when there is nothing to push (the game no longer
+theirs to see), the socket says ``game.changed`` as any other.
 
 The session authenticates a page's socket and ``infrastructure.origins`` refuses a foreign Origin
 before this consumer runs. A client that is no browser may name its API token instead
@@ -33,7 +34,7 @@ from django.http import Http404
 from accounts.services import token_authenticate
 from infrastructure.origins import bearer
 
-from .pushes import BOARD, PUSHES, pushed
+from .pushes import BOARD, VIEW, pushed
 from .selectors.games import game_get_for_viewer, game_version
 from .services.events import LOBBY_GROUP, game_group, user_group
 
@@ -75,8 +76,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 return
             groups.append(game_group(game_id))
             self.game_id = game_id
+            # A page (its session) may ask for its board; a client by its token, for its API view.
             push = params.get("push", [""])[0]
-            self.push = push if push in PUSHES else None
+            self.push = push if push == (BOARD if self.token is None else VIEW) else None
         if params.get("lobby", [""])[0] in ("1", "true"):
             groups.append(LOBBY_GROUP)
         # Join before accepting: the page refreshes once the socket opens, so

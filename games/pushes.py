@@ -40,7 +40,6 @@ from .selectors.games import game_get_for_viewer
 
 BOARD = "board"  # a game page's: the board fragment (games:board)
 VIEW = "view"  # an API client's: the game's view (GET /api/v1/games/{id})
-PUSHES = (BOARD, VIEW)
 
 
 class SocketRequest(HttpRequest):

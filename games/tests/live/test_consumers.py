@@ -415,12 +415,24 @@ async def test_a_push_of_a_game_no_longer_theirs_to_see_is_only_a_change(open_so
     }
 
 
-async def test_a_push_that_is_not_asked_for_is_not_sent(open_socket):
+@pytest.mark.parametrize("push", ["everything", "view"])
+async def test_a_push_that_is_not_asked_for_or_not_a_pages_is_not_sent(open_socket, push):
+    """A page's socket (its session) is sent its board if it asks, never the API's view (the API is the tokens')."""
     game, users = await sync_to_async(started_game)(3)
-    socket, _accepted = await open_socket(user=users[1], query=f"game={game.pk}&push=everything")
+    socket, _accepted = await open_socket(user=users[1], query=f"game={game.pk}&push={push}")
     await sync_to_async(play_step)(game, users, random.Random(4))
     assert await next_game_message(socket) == {
         "type": "game.changed",
         "game": game.pk,
         "version": await current_version(game),
     }
+
+
+async def test_a_token_socket_is_sent_no_board():
+    game, users = await sync_to_async(started_game)(3)
+    socket, accepted = await _token_socket(await sync_to_async(_token)(users[1]), f"game={game.pk}&push=board")
+    assert accepted and (await next_message(socket))["type"] == "hello"
+    await sync_to_async(play_step)(game, users, random.Random(5))
+    message = await next_game_message(socket)
+    assert message == {"type": "game.changed", "game": game.pk, "version": await current_version(game)}
+    await socket.disconnect()

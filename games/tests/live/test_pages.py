@@ -367,3 +367,32 @@ def test_a_board_is_fetched_at_the_sockets_hello_only_when_the_game_moved_on_bef
     expect(late.locator("#board")).to_have_attribute("data-version", str(shown + 1))
     assert len(late.evaluate("window.fabulaSeen.boards")) == 1
     expect(page.locator(".clue q")).to_have_text("Late news")  # the first page, by its game.changed message
+
+
+def test_a_board_the_socket_brings_keeps_what_the_viewer_picked_and_nothing_is_fetched(asgi_server, browser):
+    """push=board: after another player's move the page swaps in the board its socket was sent (its own, with
+    its hand), as a fetch's answer swaps: the card the viewer picked stays picked in the same phase, the forms
+    carry the page's CSRF token, and no board is fetched."""
+    game, (alice, bob, carol, _dave) = started_game(4, pace="live")
+    page = open_page(browser, asgi_server, bob, "about:blank")
+    page.add_init_script(RECORD_BOARD_FETCHES)
+    page.goto(game.get_absolute_url())
+    socket_open(page)
+    card = view_for(game, alice)["hand"][0]["id"]
+    acted_elsewhere(game_id=game.pk, user=alice, action={"type": "clue", "card": card, "text": "Moonrise"})
+    expect(page.locator(".clue q")).to_have_text("Moonrise")
+    page.locator(".submit-form .card-pick input").nth(2).check()
+
+    carol_card = view_for(game, carol)["hand"][0]["id"]
+    acted_elsewhere(game_id=game.pk, user=carol, action={"type": "submit", "cards": [carol_card]})
+    game.refresh_from_db()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(game.version))
+    expect(page.locator(".submit-form .card-pick input").nth(2)).to_be_checked()
+    token = page.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken']")
+    assert token and page.locator(".submit-form [name=csrfmiddlewaretoken]").get_attribute("value") == token
+    assert page.evaluate("window.fabulaSeen.boards") == []
+
+    # The card handed in from the board the socket brought is taken (its form's token is the page's).
+    page.get_by_role("button", name="Hand in my card").click()
+    expect(page.locator("#status")).to_contain_text("Waiting for")
+    assert not view_for(game, bob)["you"]["to_act"]  # his card is in
