@@ -96,6 +96,12 @@ def parse_args(argv=None):
         help="the other players' sockets ask for no view (no push=): they hear of a change and fetch their view "
         "over HTTP, as pages did until 7 December 2026 (a socket of older code is sent no view anyway)",
     )
+    parser.add_argument(
+        "--no-deflate",
+        action="store_true",
+        help="the sockets ask for no compression (browsers ask for permessage-deflate, and the server deflates "
+        "every frame it sends them): what deflating the pushed boards costs, by difference",
+    )
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds after which a message counts as lost (5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -484,7 +490,8 @@ async def run_live(games, args, servers, on_open=None) -> Results:
                 url += "&push=view" if args.via == "api" else "&push=board"
                 if args.via == "api":
                     headers["Authorization"] = f"Bearer {player.token}"
-            return await connect(url, origin=server.url, additional_headers=headers, open_timeout=60)
+            deflate = {"compression": None} if args.no_deflate else {}
+            return await connect(url, origin=server.url, additional_headers=headers, open_timeout=60, **deflate)
 
         async def fetch(player, version):
             if args.via == "api":
