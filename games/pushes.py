@@ -34,7 +34,7 @@ from django.utils import timezone, translation
 
 from accounts import clock
 from accounts.services import token_authenticate
-from infrastructure.origins import SCHEMES
+from infrastructure.origins import site_scheme
 
 from .selectors.games import game_get_for_viewer
 
@@ -44,13 +44,13 @@ VIEW = "view"  # an API client's: the game's view (GET /api/v1/games/{id})
 
 class SocketRequest(HttpRequest):
     """A GET of ``path`` as the client behind a socket's handshake would send it: the handshake's headers and
-    cookies, its client and server, its scheme (``wss``: https)."""
+    cookies, its client and server, its scheme (``wss``, or a trusted proxy's ``X-Forwarded-Proto``: https)."""
 
     def __init__(self, scope, path: str):
         super().__init__()
         self.method = "GET"
         self.path = self.path_info = path
-        self.socket_scheme = SCHEMES.get(scope.get("scheme", "ws"), "http")
+        self.socket_scheme = site_scheme(scope)
         for name, value in scope.get("headers", ()):
             key = name.decode("latin-1").upper().replace("-", "_")
             key = key if key in ("CONTENT_LENGTH", "CONTENT_TYPE") else f"HTTP_{key}"
@@ -61,7 +61,9 @@ class SocketRequest(HttpRequest):
         self.META.update(REMOTE_ADDR=client[0], SERVER_NAME=server[0], SERVER_PORT=str(server[1]))
         self.COOKIES = parse_cookie(self.META.get("HTTP_COOKIE", ""))
 
-    def _get_scheme(self):  # as Django's own requests answer it from their server's word
+    @property
+    def scheme(self):
+        """As ``request.scheme``: the trusted proxy's word (``SECURE_PROXY_SSL_HEADER``), else the socket's own."""
         return self.socket_scheme
 
 

@@ -130,11 +130,20 @@ def test_nothing_is_pushed_of_a_game_the_viewer_may_no_longer_see():
     assert pushed(Viewer(users[2]).scope(), game_id=game.pk, what=BOARD) is not None  # its players still see it
 
 
-def test_a_socket_over_tls_is_sent_https_addresses():
+@pytest.mark.parametrize("behind_proxy", [False, True])
+def test_a_socket_over_tls_is_sent_https_addresses(settings, behind_proxy):
+    """Over TLS (``wss``), or behind the trusted proxy that ends it and says so, as ``request.scheme`` reads it."""
     kind = kinds.get("storyteller")
     list(kind.load_content())
     game, users = started(kind, 3)
     viewer = Viewer(users[0])
-    scope = {**viewer.scope(token=True), "scheme": "wss"}
+    scope = viewer.scope(token=True)
+    if behind_proxy:
+        settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+        scope["headers"].append((b"x-forwarded-proto", b"https"))
+    else:
+        scope["scheme"] = "wss"
     _version, view = pushed(scope, game_id=game.pk, what=VIEW, token=viewer.token)
     assert "https://testserver/" in view and "http://testserver/" not in view
+    _version, plain = pushed(viewer.scope(token=True), game_id=game.pk, what=VIEW, token=viewer.token)
+    assert "http://testserver/" in plain
