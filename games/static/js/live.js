@@ -251,8 +251,10 @@
     var html = message.html.split('name="csrfmiddlewaretoken" value=""').join(
       'name="csrfmiddlewaretoken" value="' + token + '"');
     noteKeys(board);
-    // As htmx swaps a fetch's answer: the board's own swap (morph, its extension found from the board).
-    window.htmx.swap(board, html, { swapStyle: board.getAttribute("hx-swap") || "outerHTML" }, { contextElement: board });
+    // As htmx swaps a fetch's answer: the board's own swap (morph, its extension found from the board), and
+    // htmx:afterSwap names the board as its target, as for a fetch (the table talk and the notices follow it).
+    window.htmx.swap(board, html, { swapStyle: board.getAttribute("hx-swap") || "outerHTML" },
+      { contextElement: board, eventInfo: { elt: board, target: board } });
   }
 
   function pageToken() {

@@ -394,5 +394,5 @@ def test_a_board_the_socket_brings_keeps_what_the_viewer_picked_and_nothing_is_f
 
     # The card handed in from the board the socket brought is taken (its form's token is the page's).
     page.get_by_role("button", name="Hand in my card").click()
-    expect(page.locator("#status")).to_contain_text("Waiting for")
+    expect(page.locator("#board")).to_have_attribute("data-version", str(game.version + 1))
     assert not view_for(game, bob)["you"]["to_act"]  # his card is in
