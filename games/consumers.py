@@ -25,10 +25,12 @@ token's, and is refused if the token is not live.
 """
 
 import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from accounts.services import token_authenticate
@@ -46,6 +48,8 @@ FIELDS = {
     "chat.changed": ("type", "game"),
     "hello": ("type", "game", "version"),
 }
+
+log = logging.getLogger(__name__)
 
 # Close code for a page that asks to follow a game it may not see: the
 # handshake is refused (daphne answers 403), as for a bad Origin.
@@ -113,7 +117,14 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.push is not None and event["game"] == self.game_id:
             if event["version"] <= self.pushed_version:
                 return  # pushed already: read after this change was made, a push shows it or a later one
-            found = await self._pushed()
+            try:
+                found = await self._pushed()
+            except PermissionDenied:  # the token was revoked, or its user made inactive, since the socket opened
+                await self.close(code=FORBIDDEN)
+                return
+            except Exception:  # the page is told of the change as before, and fetches what the push could not bring
+                log.exception("game %s: no push for version %s", self.game_id, event["version"])
+                found = None
             if found is not None and found[0] >= event["version"]:
                 await self._push(*found)
                 return

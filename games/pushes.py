@@ -27,7 +27,7 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import DisallowedHost
+from django.core.exceptions import DisallowedHost, PermissionDenied
 from django.http import Http404, HttpRequest, parse_cookie
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -86,7 +86,8 @@ def authenticated(request: SocketRequest, token: str | None) -> bool:
 
 def pushed(scope, *, game_id: int, what: str, token: str | None = None) -> tuple[int, str] | None:
     """The version and the text of ``what`` (a board's HTML, an API view's JSON) of the game as the socket's
-    viewer sees it now; None when there is nothing to push (the token refused, the game not theirs to see)."""
+    viewer sees it now; None when there is nothing to push (the game not theirs to see). ``PermissionDenied``
+    when the socket's token is no longer live (revoked, its user made inactive): the socket is then closed."""
     from games.api.games import view_body  # the API imports the pages, not the other way round
 
     from .pages import board_html
@@ -94,7 +95,7 @@ def pushed(scope, *, game_id: int, what: str, token: str | None = None) -> tuple
     path = reverse("games:board", args=[game_id]) if what == BOARD else f"/api/v1/games/{game_id}"
     request = SocketRequest(scope, path)
     if not authenticated(request, token):
-        return None
+        raise PermissionDenied("the token is not live")
     zone = clock.zone(request.user.time_zone) if token is None and request.user.is_authenticated else None
     with translation.override(translation.get_language_from_request(request)), timezone.override(zone):
         try:

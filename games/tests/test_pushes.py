@@ -10,6 +10,7 @@ import random
 import re
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 from accounts.services import token_create, token_revoke
@@ -115,7 +116,8 @@ def test_a_push_authenticates_its_viewer_again_each_time():
     token_scope = viewer.scope(token=True)
     assert pushed(token_scope, game_id=game.pk, what=VIEW, token=viewer.token) is not None
     token_revoke(user=users[1], token_id=users[1].api_tokens.get().pk)
-    assert pushed(token_scope, game_id=game.pk, what=VIEW, token=viewer.token) is None
+    with pytest.raises(PermissionDenied):
+        pushed(token_scope, game_id=game.pk, what=VIEW, token=viewer.token)
 
 
 def test_nothing_is_pushed_of_a_game_the_viewer_may_no_longer_see():

@@ -436,3 +436,39 @@ async def test_a_token_socket_is_sent_no_board():
     message = await next_game_message(socket)
     assert message == {"type": "game.changed", "game": game.pk, "version": await current_version(game)}
     await socket.disconnect()
+
+
+async def test_a_token_socket_is_closed_once_its_token_is_revoked():
+    """A revoked token is refused at the next request; its socket, at the next change: closed, nothing sent."""
+    from accounts.services import token_revoke
+
+    game, users = await sync_to_async(started_game)(3)
+    socket, accepted = await _token_socket(await sync_to_async(_token)(users[1]), f"game={game.pk}&push=view")
+    assert accepted and (await next_message(socket))["type"] == "hello"
+    token_id = await sync_to_async(lambda: users[1].api_tokens.get().pk)()
+    await sync_to_async(token_revoke)(user=users[1], token_id=token_id)
+
+    await sync_to_async(play_step)(game, users, random.Random(6))
+
+    while True:  # the bell may speak first (a turn closed): no game's news, then the close
+        output = await socket.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            break
+        assert '"game.' not in output.get("text", ""), output
+    await socket.disconnect()
+
+
+async def test_a_push_that_fails_is_only_a_change_and_the_socket_stays(open_socket, caplog):
+    """Whatever goes wrong in making a push, the page hears of the change as before and fetches its board."""
+    from unittest import mock
+
+    game, users = await sync_to_async(started_game)(3)
+    socket, accepted = await open_socket(user=users[1], query=f"game={game.pk}&push=board")
+    assert accepted
+    with mock.patch("games.consumers.pushed", side_effect=RuntimeError("the cache is gone")):
+        await sync_to_async(play_step)(game, users, random.Random(7))
+        message = await next_game_message(socket)
+    assert message == {"type": "game.changed", "game": game.pk, "version": await current_version(game)}
+    assert "no push for version" in caplog.text
+    await sync_to_async(play_step)(game, users, random.Random(8))
+    assert (await next_game_message(socket))["type"] == "game.board"  # the next one is pushed again
