@@ -137,9 +137,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self._forward(event)
 
     async def _push(self, version: int, text: str):
-        if version <= self.pushed_version:
-            return
-        self.pushed_version = version
+        self.pushed_version = version  # newer than the last: game_changed pushes only past it
         if self.push == BOARD:
             await self.send(
                 text_data=json.dumps({"type": "game.board", "game": self.game_id, "version": version, "html": text})

@@ -29,7 +29,6 @@ from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import DisallowedHost, PermissionDenied
 from django.http import Http404, HttpRequest, parse_cookie
-from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts import clock
@@ -90,9 +89,9 @@ def pushed(scope, *, game_id: int, what: str, token: str | None = None) -> tuple
     when the socket's token is no longer live (revoked, its user made inactive): the socket is then closed."""
     from games.api.games import view_body  # the API imports the pages, not the other way round
 
-    from .pages import board_html
+    from .pages import board_html, game_urls
 
-    path = reverse("games:board", args=[game_id]) if what == BOARD else f"/api/v1/games/{game_id}"
+    path = game_urls(game_id)["board"] if what == BOARD else f"/api/v1/games/{game_id}"
     request = SocketRequest(scope, path)
     if not authenticated(request, token):
         raise PermissionDenied("the token is not live")

@@ -7,9 +7,9 @@
 // "hello"); the page then fetches its own fragments over HTTP,
 // rendered for this viewer. A game page's socket asks for its board too
 // ("push=board", games/pushes.py): after each change it is sent the board the
-// fetch would bring, made for this viewer, and the page fetches nothing. Nothing here is needed for the page to work: a page
-// whose socket cannot connect still works by reload, and refreshes on a slow
-// timer besides.
+// fetch would bring, made for this viewer, and the page fetches nothing.
+// Nothing here is needed for the page to work: a page whose socket cannot
+// connect still works by reload, and refreshes on a slow timer besides.
 //
 // Also: the countdown of every <time data-deadline>.
 (function () {
